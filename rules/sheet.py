@@ -1,0 +1,72 @@
+"""Sheet templates: what a system's character sheet holds, as plain data.
+
+The sheets app builds its forms, validation and import format from these, so a
+sheet can never hold a trait the rules do not know how to roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+TraitKind = Literal["die", "die_or_compound", "rating", "text"]
+
+
+@dataclass(frozen=True)
+class TraitGroup:
+    """A group of traits on a sheet (Stylin's, Skills, Values, ...).
+
+    kind: "die" (d4-d12), "die_or_compound" (also d12+dN, CTX-8), "rating"
+    (a whole number between min_rating and max_rating), "text" (name and notes only).
+    parent: key of the group each trait must be filed under (Refinement -> Stylin',
+    Limit -> Ability). fixed_names: traits every sheet has and cannot rename or
+    remove (Unisystem's six attributes, Smallville's stress types).
+    flags: extra booleans a trait in this group can carry (e.g. "heritage").
+    extra_rating: label of a second number a trait carries (Personae skill: its
+    attribute is a link instead, see `attribute_group`).
+    """
+
+    key: str
+    label: str
+    kind: TraitKind
+    default_die: int | None = None
+    min_rating: int = 0
+    max_rating: int = 0
+    default_rating: int = 0
+    parent: str | None = None
+    fixed_names: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    max_traits: int = 60
+    link_group: str | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A number on the sheet outside the trait groups: plot points, Life Points, ..."""
+
+    key: str
+    label: str
+    minimum: int = 0
+    maximum: int = 99
+    default: int = 0
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class SheetTemplate:
+    groups: tuple[TraitGroup, ...]
+    counters: tuple[Counter, ...]
+    npc_kinds: tuple[str, ...] = ()
+
+    def group(self, key: str) -> TraitGroup:
+        for g in self.groups:
+            if g.key == key:
+                return g
+        raise KeyError(key)
+
+    def counter(self, key: str) -> Counter:
+        for c in self.counters:
+            if c.key == key:
+                return c
+        raise KeyError(key)
