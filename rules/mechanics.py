@@ -29,6 +29,14 @@ SYSTEM_PREFIXES = {
     "unisystem": "UNI",
 }
 
+SYSTEM_NAMES = {
+    "serenity": "Serenity Plus",
+    "cortex_slots": "Cortex (Total & Effect)",
+    "smallville": "Smallville",
+    "personae": "Personae",
+    "unisystem": "Unisystem",
+}
+
 SOURCES = {
     "CTX": "Cortex with Total and Effect slots, the Bank, Hitches — seed 001",
     "PER": "Personae v4 — seed 003",

@@ -1,0 +1,236 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from . import services
+from .forms import CampaignEditForm, CampaignForm, InviteForm, RoleForm, SceneForm
+from .models import Membership, Role, Scene
+from .permissions import get_campaign_for_gm, get_campaign_for_user
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("campaign_list")
+    return render(request, "home.html")
+
+
+@login_required
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    memberships = (
+        Membership.objects.filter(user=request.user)
+        .select_related("campaign")
+        .order_by("campaign__name")
+    )
+    return render(request, "campaigns/list.html", {"memberships": memberships})
+
+
+@login_required
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        campaign = services.create_campaign(request.user, **form.cleaned_data)
+        messages.success(request, f"{campaign.name} is ready. Invite your players next.")
+        return redirect(campaign)
+    return render(request, "campaigns/create.html", {"form": form})
+
+
+@login_required
+def campaign_home(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    members = campaign.memberships.select_related("user").order_by("role", "user__username")
+    return render(
+        request,
+        "campaigns/home.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "members": members,
+            "active_scene": campaign.active_scene,
+        },
+    )
+
+
+@login_required
+def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_gm(request.user, campaign_id)
+    form = CampaignEditForm(request.POST or None, instance=campaign)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Campaign saved.")
+        return redirect(campaign)
+    return render(
+        request, "campaigns/edit.html", {"campaign": campaign, "membership": membership, "form": form}
+    )
+
+
+@login_required
+def members(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_gm(request.user, campaign_id)
+    rows = campaign.memberships.select_related("user").order_by("role", "user__username")
+    invites = campaign.invites.filter(revoked_at__isnull=True)
+    return render(
+        request,
+        "campaigns/members.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "rows": rows,
+            "roles": Role.choices,
+            "invites": invites,
+            "invite_form": InviteForm(),
+        },
+    )
+
+
+def _refused(request: HttpRequest, error: services.CampaignError) -> None:
+    messages.error(request, str(error))
+
+
+@login_required
+@require_POST
+def member_role(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose GM, player or observer.")
+        return redirect("members", campaign.pk)
+    try:
+        changed = services.change_role(campaign, membership_id, form.cleaned_data["role"])
+        messages.success(request, f"{changed.user} is now {changed.get_role_display()}.")
+    except services.CampaignError as error:
+        _refused(request, error)
+    return redirect("members", campaign.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    try:
+        removed = services.remove_member(campaign, membership_id)
+        messages.success(request, f"{removed.user} was removed from {campaign.name}.")
+    except services.CampaignError as error:
+        _refused(request, error)
+        return redirect("members", campaign.pk)
+    if removed.user_id == request.user.pk:
+        return redirect("campaign_list")
+    return redirect("members", campaign.pk)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    try:
+        services.leave(campaign, membership)
+    except services.CampaignError as error:
+        _refused(request, error)
+        return redirect(campaign)
+    messages.success(request, f"You left {campaign.name}.")
+    return redirect("campaign_list")
+
+
+@login_required
+@require_POST
+def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        services.create_invite(campaign, request.user, form.cleaned_data["role"])
+        messages.success(request, "New invite link created.")
+    else:
+        messages.error(request, "Invites are for players or observers.")
+    return redirect("members", campaign.pk)
+
+
+@login_required
+@require_POST
+def invite_revoke(request: HttpRequest, campaign_id: int, invite_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    try:
+        services.revoke_invite(campaign, invite_id)
+        messages.success(request, "Invite revoked: the old link no longer works.")
+    except services.CampaignError as error:
+        _refused(request, error)
+    return redirect("members", campaign.pk)
+
+
+@login_required
+@require_POST
+def invite_regenerate(request: HttpRequest, campaign_id: int, invite_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    try:
+        services.regenerate_invite(campaign, invite_id, request.user)
+        messages.success(request, "New link created; the old one no longer works.")
+    except services.CampaignError as error:
+        _refused(request, error)
+    return redirect("members", campaign.pk)
+
+
+@login_required
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        invite = services.find_invite(token)
+    except services.CampaignError as error:
+        return render(request, "campaigns/join_invalid.html", {"error": str(error)}, status=404)
+    existing = Membership.objects.filter(campaign=invite.campaign, user=request.user).first()
+    if request.method == "POST":
+        membership, created = services.join(invite, request.user)
+        if created:
+            messages.success(
+                request, f"You joined {invite.campaign.name} as {membership.get_role_display()}."
+            )
+        else:
+            messages.info(request, f"You are already in {invite.campaign.name}.")
+        return redirect(invite.campaign)
+    return render(request, "campaigns/join.html", {"invite": invite, "existing": existing})
+
+
+@login_required
+def scenes(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    form = SceneForm(request.POST or None)
+    if request.method == "POST":
+        campaign, membership = get_campaign_for_gm(request.user, campaign_id)
+        if form.is_valid():
+            scene = services.create_scene(campaign, **form.cleaned_data)
+            messages.success(request, f"Scene “{scene.title}” created.")
+            return redirect("scenes", campaign.pk)
+    return render(
+        request,
+        "campaigns/scenes.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "scenes": campaign.scenes.all(),
+            "form": form,
+            "Status": Scene.Status,
+        },
+    )
+
+
+@login_required
+@require_POST
+def scene_start(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    try:
+        scene, ended = services.start_scene(campaign, scene_id)
+        note = f" “{ended.title}” ended." if ended else ""
+        messages.success(request, f"“{scene.title}” is now the active scene.{note}")
+    except services.CampaignError as error:
+        _refused(request, error)
+    return redirect("scenes", campaign.pk)
+
+
+@login_required
+@require_POST
+def scene_end(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResponse:
+    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    try:
+        scene = services.end_scene(campaign, scene_id)
+        messages.success(request, f"“{scene.title}” has ended.")
+    except services.CampaignError as error:
+        _refused(request, error)
+    return redirect("scenes", campaign.pk)

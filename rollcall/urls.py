@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from campaigns import views as campaign_views
+
+from . import views
+
+urlpatterns = [
+    path("", campaign_views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("rules/", views.rules_index, name="rules_index"),
+    path("rules/<str:system>/", views.rules_system, name="rules_system"),
+    path("", include("campaigns.urls")),
+    path("", include("sheets.urls")),
+    path("", include("table.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,3 @@
+"""Websocket routes for the live table."""
+
+websocket_urlpatterns: list = []

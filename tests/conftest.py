@@ -1,0 +1,113 @@
+"""Shared fixtures: a campaign with one named user per role, like a permission table."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+SERVICE_VARS = ("DATABASE_URL", "REDIS_URL")
+
+
+def _reachable(url: str) -> bool:
+    parts = urlparse(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 0), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def pytest_sessionstart(session):
+    for var in SERVICE_VARS:
+        url = os.environ.get(var)
+        if url and not _reachable(url):
+            pytest.exit(f"{var}={url} is set but cannot be reached; start the service", returncode=3)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Service tests run only with PostgreSQL and Redis configured; browser tests need chromium.
+
+    In CI a missing browser is an error, not a reason to leave tests out.
+    """
+    have_services = all(os.environ.get(v) for v in SERVICE_VARS)
+    have_browser = shutil.which("chromium") is not None
+    if not have_browser and os.environ.get("CI") == "true" and any("e2e" in i.keywords for i in items):
+        raise pytest.UsageError("CI needs Debian's chromium for the browser tests")
+    keep, drop = [], []
+    for item in items:
+        if "services" in item.keywords and not have_services:
+            drop.append(item)
+        elif "e2e" in item.keywords and not have_browser:
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Real hashing costs ~0.3 s per user; tests create hundreds of users."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, display_name: str = ""):
+        return django_user_model.objects.create_user(
+            username=username, password="correct horse battery", display_name=display_name
+        )
+
+    return make
+
+
+@pytest.fixture
+def gm(make_user):
+    return make_user("gina", "Gina the GM")
+
+
+@pytest.fixture
+def player(make_user):
+    return make_user("pete", "Pete")
+
+
+@pytest.fixture
+def observer(make_user):
+    return make_user("olive", "Olive")
+
+
+@pytest.fixture
+def outsider(make_user):
+    return make_user("oscar", "Oscar")
+
+
+@pytest.fixture
+def campaign(gm, player, observer):
+    from campaigns import services
+    from campaigns.models import Membership, Role
+
+    campaign = services.create_campaign(
+        gm, name="Firefly Nights", description="Crime in the black.", system="serenity"
+    )
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    Membership.objects.create(campaign=campaign, user=observer, role=Role.OBSERVER)
+    return campaign
+
+
+@pytest.fixture
+def client_for(client):
+    """A logged-in test client for a user (None: anonymous)."""
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        if user is not None:
+            c.force_login(user)
+        return c
+
+    return make
