@@ -1,3 +1,9 @@
 """Websocket routes for the live table."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/campaign/<int:campaign_id>/", TableConsumer.as_asgi()),
+]
