@@ -51,8 +51,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Real hashing costs ~0.3 s per user; tests create hundreds of users."""
+def fast_password_hashing(request):
+    """Real hashing costs ~0.3 s per user; tests create hundreds of users.
+
+    Pure rules tests run without pytest-django too, so the settings fixture is optional.
+    """
+    try:
+        settings = request.getfixturevalue("settings")
+    except pytest.FixtureLookupError:
+        return
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
