@@ -26,7 +26,7 @@ from .dice import (
     step_down,
     step_up,
 )
-from .errors import InvalidDie, InvalidRequest
+from .errors import InvalidRequest
 from .faces import FaceSource
 from .requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
 from .sheet import Counter, SheetTemplate, TraitGroup
@@ -47,7 +47,9 @@ POOL_GROUP_LABELS = {
 }
 REQUIRED_GROUPS = ("attributes", "distinctions", "skills")
 ONE_DIE_GROUPS = ("attributes", "distinctions")
-COMPOUND_GROUP = "skills"
+COMPOUND_HELP = (
+    "A stat past d12 gains a plus die: d12+d4 up to d12+d12 (CTX-8), rolled as one entry."
+)
 BIG_HERO_GROUP = "big_hero"
 DIFFICULTY_GROUP = "difficulty"
 
@@ -65,29 +67,28 @@ SCENE_EXPIRY = "end_of_scene"
 
 SHEET_TEMPLATE = SheetTemplate(
     groups=(
-        TraitGroup("attributes", "Attributes", "die", default_die=6),
-        TraitGroup("distinctions", "Distinctions", "die", default_die=8),
         TraitGroup(
-            "skills",
-            "Skills",
-            "die_or_compound",
-            default_die=6,
-            help="A Skill past d12 gains a plus die: d12+d4 up to d12+d12 (CTX-8).",
+            "attributes", "Attributes", "die_or_compound", default_die=6, help=COMPOUND_HELP
         ),
+        TraitGroup(
+            "distinctions", "Distinctions", "die_or_compound", default_die=8, help=COMPOUND_HELP
+        ),
+        TraitGroup("skills", "Skills", "die_or_compound", default_die=6, help=COMPOUND_HELP),
         TraitGroup(
             "assets",
             "Assets",
-            "die",
+            "die_or_compound",
             default_die=6,
             flags=("signature",),
-            help="Mark Signature Assets: only they can be raised with advance points (CTX-9).",
+            help="Mark Signature Assets: only they can be raised with advance points (CTX-9), "
+            "and only they go past d12 (d12+dN, CTX-8).",
         ),
         TraitGroup(
             "talents",
             "Talents",
-            "die",
+            "die_or_compound",
             default_die=6,
-            help="A relevant Talent adds its die to the pool (CTX-1).",
+            help="A relevant Talent adds its die to the pool (CTX-1). " + COMPOUND_HELP,
         ),
         TraitGroup(
             "conditions",
@@ -133,9 +134,8 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: the difficulty is a number the GM names or a GM pool rolled with the "
         "roll. Against a player character that pool counts as a plot character's for "
         "hitches and advantages, and against a GM character as a player character's, "
-        "unless the table names another kind.",
-        "Decision: a botch in the GM's pool does not decide the player's roll by itself; "
-        "the players may buy it (CTX-4).",
+        "unless the table names another kind. A GM pool rolled on its own hands the roll "
+        "its result and whether it botched (CTX-4).",
     ],
     "CTX-2": [
         "Decision: when splits tie on total and effect die size, the app prefers more "
@@ -147,6 +147,9 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: the effect level and damage are reported for every roll but land only "
         "on a success; the player may choose any two dice for the Total and any other "
         "one for the Effect slot.",
+        "Decision: the player may change the split after seeing the dice, as often as they "
+        "like, until a die has moved from the Bank or a hitch has been bought; from then on "
+        "the split is settled. Dice are numbered from #1 in pool order.",
     ],
     "CTX-3": [
         "Decision: a banked die showing 1 adds nothing, so moving it is refused rather "
@@ -161,12 +164,17 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: a bought hitch becomes a token held until the end of the scene. From "
         "the Total or Effect slot the GM may add a die of its size to a difficulty pool; "
         "from the Bank the GM may give the roller a condition of its size.",
+        "Decision: a GM pool that botches (3 or more hitches) is an automatic failure of "
+        "the opposition: the player's roll against it succeeds whatever the totals, unless "
+        "the player botched too, and then it fails.",
         "Decision: players buy a GM hitch for 1 plot point as an Opportunity token for "
-        "the scene (CTX-7); a GM botch bought whole for 1 plot point lets them add a "
+        "the scene (CTX-7); a GM botch bought whole for 1 plot point also lets them add a "
         "scene-long disruption against the GM's side, and only while none of its hitches "
         "was bought alone.",
-        "Decision: at most 3 hitches are bought from one roll, whoever buys them; a "
-        "player's botch needs no buying, it is an automatic failure.",
+        "Decision: at most 3 hitches are bought from one roll, whoever buys them: a GM "
+        "botch with more than 3 hitches bought whole buys 3 of them (the first 3 in the "
+        "pool), and its other hitches cannot be bought afterwards. A player's botch needs "
+        "no buying: it is an automatic failure.",
     ],
     "CTX-5": [
         "Decision: the seed gives no size for an advantage. The app records one advantage "
@@ -179,7 +187,7 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: the Big Hero Die is rolled with the pool but stays outside the "
         "two-and-one split: it joins the Total (its face is added) or the Effect slot "
         "(its face adds to damage; the larger size is the level). The app proposes the "
-        "Total unless the Total already beats the difficulty without it.",
+        "Total unless the roll already succeeds without it.",
         "Decision: a sheet holds one Big Hero Die of any size (d6 by default); only a "
         "player character rolls it, and the roll charges its plot point.",
     ],
@@ -191,7 +199,10 @@ DECISIONS: dict[str, list[str]] = {
         "a d4 stepped down is removed. An asset at d12 cannot step up.",
     ],
     "CTX-8": [
-        "Decision: only Skills can be d12+dN. When the d12 shows 1 the entry is a hitch "
+        "Decision: every stat can be d12+dN: Attributes, Distinctions, Skills and Talents, "
+        "and Signature Assets (the same traits CTX-9 raises). A GM's pool may hold d12+dN "
+        "dice too; the Big Hero Die and conditions stop at d12.",
+        "Decision: when the d12 of a d12+dN shows 1 the entry is a hitch "
         "and the d12 adds nothing, but the plus die still adds its face (d12 shows 1, d6 "
         "shows 4: value 4, one hitch).",
         "Decision: in the Effect slot a d12+dN gives level d12, or the plus die's size "
@@ -200,7 +211,8 @@ DECISIONS: dict[str, list[str]] = {
     "CTX-9": [
         "Decision: stats are Attributes, Distinctions, Skills and Talents; an Asset can "
         "be raised only when it is a Signature Asset. Raises go one step at a time.",
-        "Decision: a Skill past d12 gains a plus die (d12 → d12+d4 → … → d12+d12), "
+        "Decision: a stat or Signature Asset past d12 gains a plus die (d12 → d12+d4 → … → "
+        "d12+d12), "
         "costing four times the new dice's sizes added up (d12+d4: 64).",
         "Decision: the seed sets no rate for milestones, so the GM enters the advance "
         "points they earned; they add to the advance points and to the milestone record.",
@@ -234,6 +246,29 @@ def _size_field(req: Mapping, key: str, *, what: str) -> int:
     if req.get(key) is None:
         raise InvalidRequest(f"{what} needs a die size, like d8")
     return parse_size(req[key])
+
+
+def _position(req: Mapping, key: str, count: int, *, what: str) -> int:
+    """A 0-based index into a roll's dice, refused in the 1-based numbers players see."""
+    value = req.get(key)
+    if value is None:
+        raise InvalidRequest(f"{what} is required: give its number in the roll")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"{what} must be given by its number in the roll")
+    if not 0 <= value < count:
+        raise InvalidRequest(
+            f"{what} must be one of dice #1 to #{count}; this roll has no die #{value + 1}"
+        )
+    return value
+
+
+def _difficulty_fields(req: Mapping) -> tuple[int | None, bool]:
+    """The difficulty a roll is scored against, and whether the GM's pool for it botched."""
+    difficulty = _optional_int(req, "difficulty", lo=0, hi=MAX_DIFFICULTY)
+    botched = get_bool(req, "difficulty_botch")
+    if botched and difficulty is None:
+        raise InvalidRequest("a botched GM pool still needs its difficulty: give the difficulty")
+    return difficulty, botched
 
 
 def _plot_points(req: Mapping) -> int:
@@ -314,12 +349,6 @@ def roll_entry(die: Die, faces: FaceSource) -> RolledDie:
     return RolledDie(die=die, face=face, plus_face=plus_face)
 
 
-def _check_compound(die: Die) -> Die:
-    if die.plus is not None and die.group != COMPOUND_GROUP:
-        raise InvalidDie(f"{die.label}: only a Skill can be d12+dN")
-    return die
-
-
 def parse_rolled_dice(value: object, roles: tuple[str, ...]) -> list[RolledDie]:
     """Read back a roll's "dice" list (the state of a roll), checking every face fits its die."""
     if not isinstance(value, list | tuple) or not value:
@@ -331,7 +360,8 @@ def parse_rolled_dice(value: object, roles: tuple[str, ...]) -> list[RolledDie]:
         entry = require_mapping(raw, f"die #{number}")
         big_hero = get_bool(entry, "big_hero")
         die = parse_die(entry, allow_compound=not big_hero)
-        die = replace(die, big_hero=True) if big_hero else _check_compound(die)
+        if big_hero:
+            die = replace(die, big_hero=True)
         face = get_int(entry, "face", lo=1, hi=die.size, what=f"the face of {die.label}")
         plus_face = None
         if die.plus is not None:
@@ -368,7 +398,10 @@ def _parse_slotted_dice(value: object) -> list[RolledDie]:
 
 @dataclass(frozen=True)
 class Tallied:
-    """What the slots add up to (CTX-2, CTX-3, CTX-4)."""
+    """What the slots add up to (CTX-2, CTX-3, CTX-4).
+
+    `difficulty_botch`: the GM's pool that set the difficulty botched (CTX-4).
+    """
 
     total: int
     effect_level: int
@@ -376,12 +409,16 @@ class Tallied:
     hitches: int
     botch: bool
     difficulty: int | None
+    difficulty_botch: bool = False
 
     @property
     def success(self) -> bool | None:
-        """Strictly greater than the difficulty; a botch always fails (CTX-2, CTX-4)."""
+        """Strictly greater than the difficulty (CTX-2). CTX-4: a botch always fails; a
+        botched GM pool is the opposition's automatic failure, so the roll succeeds."""
         if self.botch:
             return False
+        if self.difficulty_botch:
+            return True
         return None if self.difficulty is None else self.total > self.difficulty
 
     def to_json(self) -> dict[str, Any]:
@@ -392,12 +429,15 @@ class Tallied:
             "hitches": self.hitches,
             "botch": self.botch,
             "difficulty": self.difficulty,
+            "difficulty_botch": self.difficulty_botch,
             "success": self.success,
             "margin": None if self.difficulty is None else self.total - self.difficulty,
         }
 
 
-def tally(dice: Sequence[RolledDie], difficulty: int | None) -> Tallied:
+def tally(
+    dice: Sequence[RolledDie], difficulty: int | None, difficulty_botch: bool = False
+) -> Tallied:
     """Score the slots: the Total adds values; the Effect adds damage, its largest size is the level."""
     effect = [d for d in dice if d.role == "effect"]
     levels = [d.level for d in effect if d.level is not None]
@@ -409,6 +449,7 @@ def tally(dice: Sequence[RolledDie], difficulty: int | None) -> Tallied:
         hitches=hitches,
         botch=hitches >= BOTCH_HITCHES,
         difficulty=difficulty,
+        difficulty_botch=difficulty_botch,
     )
 
 
@@ -470,26 +511,50 @@ def best_split(dice: Sequence[RolledDie]) -> Split:
     return Split(total=_pair(total_without(effect)), effect=effect)
 
 
-def propose_big_hero_slot(dice: Sequence[RolledDie], difficulty: int | None) -> str:
-    """CTX-6: the Big Hero Die helps the Total, unless the Total already wins without it."""
-    if difficulty is not None and tally(dice, difficulty).success:
+def propose_big_hero_slot(
+    dice: Sequence[RolledDie], difficulty: int | None, difficulty_botch: bool = False
+) -> str:
+    """CTX-6: the Big Hero Die helps the Total, unless the roll already succeeds without it."""
+    if difficulty is not None and tally(dice, difficulty, difficulty_botch).success:
         return "effect"
     return "total"
 
 
-def parse_split(value: object, pool_size: int, has_big_hero: bool) -> Split | None:
-    """The player's own split (CTX-2): two distinct pool indices for Total, one for Effect."""
+def parse_split(
+    value: object, pool_size: int, has_big_hero: bool, big_hero_index: int | None = None
+) -> Split | None:
+    """The player's own split (CTX-2): two different dice for Total, one for Effect.
+
+    Indices are 0-based in the request; messages number the dice from #1, as players
+    see them. `big_hero_index` is where a kept roll lists its Big Hero Die, which is
+    placed with `big_hero` rather than by number.
+    """
     if value is None:
         return None
     req = require_mapping(value, "split")
     total = get_list(req, "total", max_len=2)
     if len(total) != 2 or any(isinstance(i, bool) or not isinstance(i, int) for i in total):
-        raise InvalidRequest("the Total slot takes exactly two dice, given by their pool numbers")
-    effect = get_int(req, "effect", lo=0, hi=pool_size - 1, what="the Effect slot's die")
-    if any(not 0 <= i < pool_size for i in total):
-        raise InvalidRequest(f"the Total slot's dice must be pool numbers 0 to {pool_size - 1}")
-    if len({total[0], total[1], effect}) != 3:
-        raise InvalidRequest("a die can sit in only one slot")
+        raise InvalidRequest("the Total slot takes exactly two dice, given by their numbers")
+    for index in total:
+        if not 0 <= index < pool_size:
+            raise InvalidRequest(
+                f"the Total slot's dice must be among dice #1 to #{pool_size}; "
+                f"there is no die #{index + 1}"
+            )
+    effect = _position(req, "effect", pool_size, what="the Effect slot's die")
+    if total[0] == total[1]:
+        raise InvalidRequest(
+            f"die #{total[0] + 1} is named twice: the Total slot takes two different dice"
+        )
+    if effect in total:
+        raise InvalidRequest(
+            f"die #{effect + 1} is in the Total slot; a die can sit in only one slot"
+        )
+    if big_hero_index is not None and big_hero_index in (*total, effect):
+        raise InvalidRequest(
+            f"die #{big_hero_index + 1} is the Big Hero Die: place it with big_hero "
+            "(total or effect), not by number"
+        )
     big_hero = _optional_choice(req, "big_hero", SLOT_TARGETS)
     if big_hero is not None and not has_big_hero:
         raise InvalidRequest("there is no Big Hero Die in this roll to place")
@@ -545,7 +610,11 @@ def roll_gm_pool(pool: Sequence[Die], faces: FaceSource) -> list[RolledDie]:
 
 
 def gm_pool_fields(dice: Sequence[RolledDie], roller_kind: str) -> dict[str, Any]:
-    """The GM pool's result with its hitches and botch, which the players may buy (CTX-4)."""
+    """The GM pool's result with its hitches and botch, which the players may buy (CTX-4).
+
+    A botch is the opposition's automatic failure: the roll against it succeeds
+    unless that roll botched too.
+    """
     hitches = sum(d.hitch for d in dice)
     botch = hitches >= BOTCH_HITCHES
     return {
@@ -553,6 +622,7 @@ def gm_pool_fields(dice: Sequence[RolledDie], roller_kind: str) -> dict[str, Any
         "dice": [d.to_json() for d in dice],
         "hitches": hitches,
         "botch": botch,
+        "automatic_failure": botch,
         "roller_kind": roller_kind,
         "hitch_buyer": hitch_buyer(roller_kind),
         "advantage": advantage(roller_kind, hitches, botch),
@@ -571,13 +641,19 @@ def resolve_gm_pool(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     fields = gm_pool_fields(dice, roller_kind)
     headline = f"Difficulty {fields['result']}"
     if fields["botch"]:
-        headline += " — a botch the players can buy for a plot point"
+        headline += " — a botch: the GM's side fails automatically"
     elif fields["hitches"]:
         headline += f" — {_count_hitches(fields['hitches'])} the players can buy"
     explanation = (
         f"The GM rolled {_describe_all(dice)}. The two highest dice not showing 1 make the "
         f"difficulty: {fields['result']}."
     )
+    if fields["botch"]:
+        explanation += (
+            f" {fields['hitches']} hitches make a botch: an automatic failure for the GM's "
+            "side, so the roll against it succeeds unless it botches too. The players may "
+            "also buy the botch for a plot point to add a scene-long disruption."
+        )
     if fields["advantage"]:
         explanation += " " + fields["advantage"]["text"]
     return {"headline": headline, "explanation": explanation, **fields}
@@ -595,7 +671,6 @@ def parse_player_pool(value: object) -> list[Die]:
                 f"{die.label} must come from the sheet's attributes, distinctions, skills, "
                 "assets or talents"
             )
-        _check_compound(die)
     counts = Tally(d.group for d in pool)
     for group in REQUIRED_GROUPS:
         if not counts[group]:
@@ -620,6 +695,8 @@ def _roll_headline(scored: Tallied) -> str:
     effect = f"effect {die_name(scored.effect_level)} ({scored.damage} damage)"
     if scored.success is False:
         line = f"Total {scored.total}{against} — failure"
+    elif scored.success and scored.difficulty_botch:
+        line = f"Total {scored.total}{against} — success (the GM's pool botched), {effect}"
     elif scored.success:
         line = f"Total {scored.total}{against} — success, {effect}"
     else:
@@ -644,6 +721,14 @@ def _slot_account(dice: Sequence[RolledDie], scored: Tallied) -> str:
             f"{scored.hitches} hitches make a botch: automatic failure, and the GM adds a "
             "scene-long disruption."
         )
+        if scored.difficulty_botch:
+            parts.append(
+                "The GM's pool botched too, but a botch fails whatever the other side rolled."
+            )
+    elif scored.difficulty_botch:
+        parts.append(
+            "The GM's pool botched: an automatic failure for the opposition, so the roll succeeds."
+        )
     elif scored.success is not None:
         verdict = "beats" if scored.success else "does not beat"
         parts.append(
@@ -654,6 +739,55 @@ def _slot_account(dice: Sequence[RolledDie], scored: Tallied) -> str:
 
 def _placed(rolled: Sequence[RolledDie], split: Split) -> list[RolledDie]:
     return [replace(d, role=split.role_of(i)) for i, d in enumerate(rolled)]
+
+
+def _banked(dice: Sequence[RolledDie]) -> list[int]:
+    """The numbers (0-based, in the roll's order) of the dice left in the Bank (CTX-2)."""
+    return [i for i, d in enumerate(dice) if d.role == "bank"]
+
+
+def _split_dice(
+    pool: Sequence[RolledDie],
+    positions: Sequence[int],
+    hero: RolledDie | None,
+    chosen: Split | None,
+    difficulty: int | None,
+    difficulty_botch: bool,
+) -> tuple[list[RolledDie], Split, Split]:
+    """CTX-2, CTX-6: place a rolled pool by the player's split (or the proposed best one).
+
+    `pool` holds the dice that take part in the split; `positions` says where each sits in
+    the roll's list of dice, which the splits name. The Big Hero Die joins the slot the
+    split names, or the proposed one. Returns the roll's dice (the Big Hero Die back at
+    its own place) with the split used and the split proposed.
+    """
+    best = best_split(pool)
+    proposed = Split(total=_pair([positions[i] for i in best.total]), effect=positions[best.effect])
+    split = chosen or proposed
+    by_position = {p: i for i, p in enumerate(positions)}
+    local = Split(
+        total=_pair([by_position[p] for p in split.total]),
+        effect=by_position[split.effect],
+        big_hero=split.big_hero,
+    )
+    placed = _placed(pool, local)
+    if hero is not None:
+        proposed = replace(
+            proposed,
+            big_hero=propose_big_hero_slot(_placed(pool, best), difficulty, difficulty_botch),
+        )
+        if split.big_hero is None:
+            split = replace(
+                split, big_hero=propose_big_hero_slot(placed, difficulty, difficulty_botch)
+            )
+    size = len(pool) + (hero is not None)
+    dice: list[RolledDie] = []
+    for index in range(size):
+        if index in by_position:
+            dice.append(placed[by_position[index]])
+        elif hero is not None:
+            dice.append(replace(hero, role=split.big_hero))
+    return dice, split, proposed
 
 
 def resolve_roll(request: Mapping, faces: FaceSource) -> dict[str, Any]:
@@ -674,7 +808,7 @@ def resolve_roll(request: Mapping, faces: FaceSource) -> dict[str, Any]:
             raise InvalidRequest("say how many plot points you have to add the Big Hero Die")
         plot_points = _spend(plot_points, "big_hero_die")
         spends.append({"kind": "big_hero_die", "cost": PLOT_POINT_COST, "die": big_hero.name})
-    difficulty = _optional_int(request, "difficulty", lo=0, hi=MAX_DIFFICULTY)
+    difficulty, difficulty_botch = _difficulty_fields(request)
     gm_pool = request.get("difficulty_pool")
     if gm_pool is not None:
         if difficulty is not None:
@@ -689,18 +823,13 @@ def resolve_roll(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     gm_dice = None if gm_pool is None else roll_gm_pool(gm_pool, faces)
     gm = None if gm_dice is None else gm_pool_fields(gm_dice, gm_kind)
     if gm is not None:
-        difficulty = gm["result"]
+        difficulty, difficulty_botch = gm["result"], gm["botch"]
 
-    proposed = best_split(rolled)
-    split = chosen or proposed
-    dice = _placed(rolled, split)
-    if hero is not None:
-        proposed_slot = propose_big_hero_slot(_placed(rolled, proposed), difficulty)
-        proposed = replace(proposed, big_hero=proposed_slot)
-        if split.big_hero is None:
-            split = replace(split, big_hero=propose_big_hero_slot(dice, difficulty))
-        dice.append(replace(hero, role=split.big_hero))
-    scored = tally(dice, difficulty)
+    pool_positions = list(range(len(rolled)))
+    dice, split, proposed = _split_dice(
+        rolled, pool_positions, hero, chosen, difficulty, difficulty_botch
+    )
+    scored = tally(dice, difficulty, difficulty_botch)
     roll_advantage = advantage(roller_kind, scored.hitches, scored.botch)
 
     explanation = [f"Rolled {_describe_all(dice)}."]
@@ -718,6 +847,7 @@ def resolve_roll(request: Mapping, faces: FaceSource) -> dict[str, Any]:
         "explanation": " ".join(explanation),
         "dice": [d.to_json() for d in dice],
         **scored.to_json(),
+        "bank": _banked(dice),
         "proposed_split": proposed.to_json(),
         "split": split.to_json(),
         "split_is_proposed": split == proposed,
@@ -730,17 +860,68 @@ def resolve_roll(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     }
 
 
+# --------------------------------------------------------------------------- changing the split
+
+
+def resolve_resplit(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """CTX-2: after seeing the dice the player changes the split; no dice are rolled.
+
+    Takes the roll's kept dice (the outcome's "dice") and the new split, and scores the
+    slots again exactly as the roll would have with that split (CTX-4 botches, CTX-6
+    Big Hero Die, CTX-8 compound dice). Once a die has moved from the Bank or a hitch has
+    been bought, the split is settled.
+    """
+    dice = _parse_slotted_dice(request.get("dice"))
+    for number, die in enumerate(dice, start=1):
+        if die.from_bank:
+            raise InvalidRequest(
+                f"die #{number} has already moved from the Bank, so the split is settled"
+            )
+        if die.bought:
+            raise InvalidRequest(
+                f"the hitch on die #{number} has already been bought, so the split is settled"
+            )
+    hero_index = next((i for i, d in enumerate(dice) if d.die.big_hero), None)
+    chosen = parse_split(request.get("split"), len(dice), hero_index is not None, hero_index)
+    if chosen is None:
+        raise InvalidRequest(
+            "the new split is required: two dice for the Total, one for the Effect"
+        )
+    difficulty, difficulty_botch = _difficulty_fields(request)
+    positions = [i for i in range(len(dice)) if i != hero_index]
+    pool = [replace(dice[i], role="bank") for i in positions]
+    hero = None if hero_index is None else dice[hero_index]
+    before = tally(dice, difficulty, difficulty_botch)
+    placed, split, proposed = _split_dice(
+        pool, positions, hero, chosen, difficulty, difficulty_botch
+    )
+    scored = tally(placed, difficulty, difficulty_botch)
+    change = f"Total {before.total} → {scored.total}, effect {die_name(scored.effect_level)}"
+    return {
+        "headline": f"Split changed — {_roll_headline(scored)}",
+        "explanation": f"Split changed ({change}). "
+        + ("Best split. " if split == proposed else "Your split. ")
+        + _slot_account(placed, scored),
+        "dice": [d.to_json() for d in placed],
+        **scored.to_json(),
+        "bank": _banked(placed),
+        "proposed_split": proposed.to_json(),
+        "split": split.to_json(),
+        "split_is_proposed": split == proposed,
+    }
+
+
 # --------------------------------------------------------------------------- the Bank
 
 
 def resolve_bank_move(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """CTX-3: for 1 plot point, a banked die joins the Total ("second wind") or the Effect slot."""
     dice = _parse_slotted_dice(request.get("dice"))
-    index = get_int(request, "index", lo=0, hi=len(dice) - 1, what="the banked die's number")
+    index = _position(request, "index", len(dice), what="the banked die")
     target = get_choice(request, "to", SLOT_TARGETS)
     plot_points = _plot_points(request)
-    difficulty = _optional_int(request, "difficulty", lo=0, hi=MAX_DIFFICULTY)
-    before = tally(dice, difficulty)
+    difficulty, difficulty_botch = _difficulty_fields(request)
+    before = tally(dice, difficulty, difficulty_botch)
     if before.botch:
         raise InvalidRequest("this roll botched: no Bank move can save it")
     moved = dice[index]
@@ -752,7 +933,7 @@ def resolve_bank_move(request: Mapping, faces: FaceSource) -> dict[str, Any]:
         )
     plot_points = _spend(plot_points, "bank_die")
     dice[index] = replace(moved, role=target, from_bank=True)
-    scored = tally(dice, difficulty)
+    scored = tally(dice, difficulty, difficulty_botch)
     if target == "total":
         change = f"second wind: {moved.describe()} joins the Total, {before.total} → {scored.total}"
     else:
@@ -766,6 +947,7 @@ def resolve_bank_move(request: Mapping, faces: FaceSource) -> dict[str, Any]:
         + _slot_account(dice, scored),
         "dice": [d.to_json() for d in dice],
         **scored.to_json(),
+        "bank": _banked(dice),
         "moved": index,
         "to": target,
         "spend": {"kind": "bank_die", "cost": PLOT_POINT_COST, "die": moved.die.name},
@@ -811,8 +993,8 @@ def _hitches_to_buy(
             raise InvalidRequest("this roll is not a botch: it has fewer than 3 hitches")
         if bought_before:
             raise InvalidRequest("a hitch of this botch was already bought, so the botch cannot be")
-        return hitches, "disruption"
-    index = get_int(request, "index", lo=0, hi=len(dice) - 1, what="the hitch's number")
+        return hitches[:MAX_BOUGHT_HITCHES], "disruption"
+    index = _position(request, "index", len(dice), what="the hitch")
     hitch = dice[index]
     if not hitch.hitch:
         raise InvalidRequest(f"{hitch.describe()} is not a hitch")
@@ -826,7 +1008,8 @@ def _hitches_to_buy(
 def resolve_buy_hitch(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """CTX-4: the GM buys a player's hitch (player +1 PP), or players buy the GM's (−1 PP).
 
-    At most 3 per roll; bought hitches are held for the scene only.
+    At most 3 per roll, a GM botch bought whole included (it buys its first 3 hitches);
+    bought hitches are held for the scene only.
     """
     buyer = get_choice(request, "buyer", ("gm", "players"))
     plot_points = _plot_points(request)
@@ -854,6 +1037,12 @@ def resolve_buy_hitch(request: Mapping, faces: FaceSource) -> dict[str, Any]:
         spend = {"kind": "opportunity", "cost": PLOT_POINT_COST}
         what = "the GM's botch" if buying_botch else f"the GM's hitch on {source.die.label}"
         deal = f"You spend 1 plot point to buy {what}"
+        hitches = sum(d.hitch for d in dice)
+        if buying_botch and hitches > len(bought):
+            deal += (
+                f" ({len(bought)} of its {hitches} hitches: at most {MAX_BOUGHT_HITCHES} "
+                "are bought from one roll)"
+            )
     held = _held_token(source, buyer, use, scene)
     holder = "The GM" if buyer == "gm" else "You"
     size = f" ({held['die']})" if use in ("difficulty", "condition") else ""
@@ -985,6 +1174,7 @@ def resolve_spend(request: Mapping, faces: FaceSource) -> dict[str, Any]:
 
 
 RAISABLE_GROUPS = ("attributes", "distinctions", "skills", "talents", "assets")
+COMPOUND_GROUPS = RAISABLE_GROUPS
 
 
 def advance_cost(size: int, plus: int | None = None) -> int:
@@ -993,10 +1183,10 @@ def advance_cost(size: int, plus: int | None = None) -> int:
 
 
 def next_step(size: int, plus: int | None, *, compound_allowed: bool) -> tuple[int, int | None]:
-    """One step up; a Skill goes past d12 by gaining a plus die (CTX-8, CTX-9)."""
+    """One step up; a stat or Signature Asset goes past d12 by gaining a plus die (CTX-8, CTX-9)."""
     if plus is not None:
         if plus == 12:
-            raise InvalidRequest("d12+d12 is as high as a Skill goes")
+            raise InvalidRequest("d12+d12 is as high as a stat goes")
         return 12, step_up(plus)
     if size < 12:
         return step_up(size), None
@@ -1036,7 +1226,7 @@ def _resolve_raise(request: Mapping) -> dict[str, Any]:
     name = _required_text(request, "trait", what="the trait's name", max_len=80)
     if group == "assets" and not get_bool(request, "signature"):
         raise InvalidRequest(f"{name} is not a Signature Asset; only those can be raised")
-    compound_allowed = group == COMPOUND_GROUP
+    compound_allowed = group in COMPOUND_GROUPS
     for key in ("from", "to"):
         if request.get(key) is None:
             raise InvalidRequest(f"say which die {name} goes {key}, like d8")
@@ -1076,7 +1266,17 @@ def resolve_advance(request: Mapping, faces: FaceSource) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- actions
 
-_DIE = {"type": "object", "fields": {"die": "d4–d12", "trait": "text ≤ 80", "group": "sheet group"}}
+_DIE = {
+    "type": "object",
+    "fields": {"die": "d4–d12 or d12+dN", "trait": "text ≤ 80", "group": "sheet group"},
+}
+_DIFFICULTY = {"type": "int or null", "min": 0, "max": MAX_DIFFICULTY}
+_DIFFICULTY_BOTCH = {
+    "type": "bool",
+    "default": False,
+    "meaning": "the GM's pool that set the difficulty botched: the roll succeeds unless it "
+    "botched too (CTX-4); needs difficulty",
+}
 _ROLLED_DICE = {
     "type": "list",
     "meaning": "the 'dice' list of the roll's outcome, as returned (the roll's state)",
@@ -1123,8 +1323,17 @@ ACTIONS: dict[str, Action] = {
             "roller_kind": {"type": "choice", "choices": list(ROLLER_KINDS), "default": "pc"},
             "big_hero": {"type": "die or null", "meaning": "the Big Hero Die; costs 1 plot point"},
             "plot_points": {**_PLOT_POINTS, "optional": True, "meaning": "needed with big_hero"},
-            "difficulty": {"type": "int or null", "min": 0, "max": MAX_DIFFICULTY},
-            "difficulty_pool": {"type": "list of dice or null", "meaning": "a GM pool rolled now"},
+            "difficulty": _DIFFICULTY,
+            "difficulty_botch": {
+                **_DIFFICULTY_BOTCH,
+                "meaning": "with difficulty: the GM's pool rolled on its own botched (its "
+                "automatic_failure); the roll succeeds unless it botches too (CTX-4)",
+            },
+            "difficulty_pool": {
+                "type": "list of dice or null",
+                "meaning": "a GM pool rolled now (instead of difficulty); its botch is an "
+                "automatic failure of the opposition (CTX-4)",
+            },
             "difficulty_kind": {
                 "type": "choice",
                 "choices": list(ROLLER_KINDS),
@@ -1155,6 +1364,32 @@ ACTIONS: dict[str, Action] = {
         example={"pool": ["d8", "d6", "d6"], "roller_kind": "boss"},
         example_faces=(5, 1, 4),
     ),
+    "resplit": Action(
+        name="resplit",
+        title="Change the split",
+        resolver=resolve_resplit,
+        rules=("CTX-2", "CTX-4", "CTX-6", "CTX-8"),
+        rolls=False,
+        schema={
+            "dice": _ROLLED_DICE,
+            "split": {
+                "type": "object",
+                "fields": {
+                    "total": "two numbers of dice in dice (0-based)",
+                    "effect": "one number of a die in dice (0-based)",
+                    "big_hero": "total or effect (omitted: the proposed slot)",
+                },
+                "meaning": "the player's new split; the Big Hero Die is placed by big_hero",
+            },
+            "difficulty": _DIFFICULTY,
+            "difficulty_botch": _DIFFICULTY_BOTCH,
+        },
+        example={
+            "dice": _EXAMPLE_ROLLED,
+            "split": {"total": [0, 2], "effect": 3},
+            "difficulty": 11,
+        },
+    ),
     "bank_move": Action(
         name="bank_move",
         title="Move a die from the Bank",
@@ -1163,10 +1398,11 @@ ACTIONS: dict[str, Action] = {
         rolls=False,
         schema={
             "dice": _ROLLED_DICE,
-            "index": {"type": "int", "meaning": "number of the banked die in dice"},
+            "index": {"type": "int", "meaning": "number of the banked die in dice (0-based)"},
             "to": {"type": "choice", "choices": list(SLOT_TARGETS)},
             "plot_points": _PLOT_POINTS,
-            "difficulty": {"type": "int or null", "min": 0, "max": MAX_DIFFICULTY},
+            "difficulty": _DIFFICULTY,
+            "difficulty_botch": _DIFFICULTY_BOTCH,
         },
         example={
             "dice": _EXAMPLE_ROLLED,
@@ -1185,8 +1421,15 @@ ACTIONS: dict[str, Action] = {
         schema={
             "buyer": {"type": "choice", "choices": ["gm", "players"]},
             "dice": _ROLLED_DICE,
-            "index": {"type": "int", "meaning": "number of the hitch in dice (not with botch)"},
-            "botch": {"type": "bool", "default": False, "meaning": "players buy a GM botch whole"},
+            "index": {
+                "type": "int",
+                "meaning": "number of the hitch in dice (0-based; not with botch)",
+            },
+            "botch": {
+                "type": "bool",
+                "default": False,
+                "meaning": "players buy a GM botch whole (at most 3 of its hitches are bought)",
+            },
             "plot_points": _PLOT_POINTS,
             "scene": {"type": "text", "max": 80, "meaning": "scene marker for expiry"},
         },
@@ -1241,7 +1484,7 @@ ACTIONS: dict[str, Action] = {
             "group": {"type": "choice", "choices": list(RAISABLE_GROUPS), "for": "raise"},
             "trait": {"type": "text", "max": 80, "for": "raise"},
             "signature": {"type": "bool", "for": "raise an asset"},
-            "from": {"type": "die", "meaning": "current die (d12+dN for Skills)", "for": "raise"},
+            "from": {"type": "die", "meaning": "current die (d12+dN past d12)", "for": "raise"},
             "to": {"type": "die", "meaning": "one step up", "for": "raise"},
         },
         example={

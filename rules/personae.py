@@ -27,6 +27,7 @@ MAX_ATTRIBUTE = 10
 MAX_BONUS_DICE = 10
 MAX_MODIFIER = 20
 MAX_THRESHOLD = 10
+MAX_CRITICALS = 99
 MAX_DIFFICULTY = 50
 MAX_HELPERS = 11
 MAX_NAME = 80
@@ -46,35 +47,42 @@ DECISIONS: dict[str, list[str]] = {
         "bonus dice still rolls one d10.",
         "Decision: a challenge against a fixed number compares the actor's total with that "
         "number. The number has no dice to yield, so on a tie an actor with another die wins by "
-        "yielding (a glancing success) and an actor with a single die leaves the tie unbroken. "
+        "yielding (a glancing success, or a clear one with a nat-10) and an actor with a single "
+        "die leaves the tie unbroken. "
         "The actor's nat-10 rules (PER-4) apply; the reactor's (PER-5) cannot.",
     ],
     "PER-3": [
-        "Decision: every final clear success is marked toward development, whether it was won "
-        "on the first comparison, steered there by assistants, or bought with a critical.",
+        "Decision: a final clear success is marked toward development whether it was won on "
+        "the first comparison, won by yielding with a nat-10 (PER-4), or steered there by "
+        "assistants. A success bought with a critical before rolling is not marked: no roll "
+        "was won.",
     ],
     "PER-4": [
-        "Decision: with a nat-10, winning by yielding is still a glancing success (PER-3), "
-        "without criticals; the nat-10 lifts only an unbroken tie or a loss to a glancing "
-        "success.",
+        "Decision: with a nat-10, winning by yielding (including when the other side runs out "
+        "of dice) is a clear success that banks no criticals; only an unbroken tie or a loss "
+        "becomes a glancing success.",
         "Decision: every die showing 10 counts as a nat-10, bonus dice included. A clear success "
-        "banks one critical per nat-10 until the bank reaches the Potential Threshold; the rest "
-        "are lost.",
+        "won on the first comparison banks one critical per nat-10, at most the Potential "
+        "Threshold in one roll; the rest are lost. The campaign's bank limit (PER-6) can stop "
+        "banking sooner.",
     ],
     "PER-5": [
         "Decision: a reactor's nat-10 settles a tied first comparison at once: nobody yields "
         "and the actor fails, so an actor facing a nat-10 can only win on the first comparison.",
     ],
     "PER-6": [
-        "Decision: a character's bank holds at most their Potential Threshold (the same cap "
-        "PER-4 puts on banking).",
-        "Decision: a critical spent before rolling buys a clear success and no dice are rolled, "
-        "so no criticals can be banked by that challenge.",
+        "Decision: how many criticals a character can keep is the campaign's setting, the bank "
+        "limit (no limit unless the campaign sets one); the Potential Threshold caps only what "
+        "one roll banks. A roll never banks past the bank limit, and a character already "
+        "holding more keeps them all but banks no more until below it.",
+        "Decision: a critical spent before rolling buys a success and no dice are rolled: it "
+        "counts as a clear success for assistants and hits, but it is not marked toward "
+        "development (no roll was won) and banks no criticals.",
         "Decision: a critical kept to steer is spent only when the result is still a failure "
         "after ties are broken and assistants have steered; it turns that failure into a "
         "glancing success, never further.",
-        "Decision: a gift that would take the receiver past their Potential Threshold is "
-        "refused, so no critical is ever lost in passing; give fewer instead.",
+        "Decision: a gift that would take the receiver past their bank limit, when the campaign "
+        "sets one, is refused, so no critical is ever lost in passing; give fewer instead.",
     ],
     "PER-7": [
         "Decision: steering stops at a clear success; assistants beyond that add nothing. "
@@ -87,8 +95,9 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: the group is the coordinator and every contributor; the coordinator's bonus "
         "dice count toward the cap, and a contributor rated 0 adds no dice but still counts as "
         "a participant.",
-        "Decision: the coordinator banks any criticals, up to their own Potential Threshold; a "
-        "glancing success on an attack still deals one hit per participant.",
+        "Decision: the coordinator banks any criticals (at most their own Potential Threshold "
+        "in the roll, within their bank limit); a glancing success on an attack still deals "
+        "one hit per participant.",
     ],
     "PER-9": [
         "Decision: a challenge cannot be rolled without a stated goal. Whether it is extended "
@@ -125,15 +134,15 @@ SHEET_TEMPLATE = SheetTemplate(
             minimum=1,
             maximum=MAX_THRESHOLD,
             default=3,
-            help="The most criticals you can hold; also caps a concerted effort's dice.",
+            help="The most criticals one roll can bank; also caps a concerted effort's dice.",
         ),
         Counter(
             "criticals",
             "Criticals",
             minimum=0,
-            maximum=MAX_THRESHOLD,
+            maximum=MAX_CRITICALS,
             default=0,
-            help="Criticals banked, at most your Potential Threshold.",
+            help="Criticals banked; the campaign sets how many can be kept.",
         ),
         Counter(
             "development",
@@ -182,14 +191,25 @@ class Side:
 
 @dataclass(frozen=True)
 class Bank:
-    """A character's banked criticals and the Potential Threshold that caps them (PER-6)."""
+    """A character's banked criticals (PER-6), the Potential Threshold that caps what one
+    roll banks (PER-4), and the campaign's bank limit on how many can be kept (None: none)."""
 
     criticals: int
     threshold: int
+    limit: int | None = None
+
+    @property
+    def cap(self) -> int:
+        """How many criticals can be kept: the bank limit, or what a sheet records."""
+        return MAX_CRITICALS if self.limit is None else min(self.limit, MAX_CRITICALS)
 
     @property
     def room(self) -> int:
-        return self.threshold - self.criticals
+        """How many more can be kept; 0 for a character already holding more than the limit."""
+        return max(0, self.cap - self.criticals)
+
+    def summary(self) -> dict[str, Any]:
+        return {"potential_threshold": self.threshold, "bank_limit": self.limit}
 
 
 @dataclass(frozen=True)
@@ -229,8 +249,9 @@ SIDE_FIELDS = (
     "attribute_name",
     "modifiers",
 )
-BANK_FIELDS = ("potential_threshold", "criticals")
+BANK_FIELDS = ("potential_threshold", "criticals", "bank_limit")
 PLAN_FIELDS = ("goal", "extended", "assistants", "spend_critical")
+BANK_HOLDER_FIELDS = ("name", *BANK_FIELDS)
 OPPOSITION_FIELDS = ("reactor", "difficulty")
 
 
@@ -309,19 +330,21 @@ def _read_side(raw: object, role: str, extra_fields: tuple[str, ...] = ()) -> tu
 
 
 def _read_bank(data: Mapping, name: str) -> Bank:
-    """PER-6: the bank never holds more than the Potential Threshold."""
+    """PER-6: banked criticals, the Potential Threshold and the campaign's bank limit.
+
+    Holding more criticals than the threshold (or the limit) is a legal state: the campaign
+    decides how many are kept, so nobody is refused for what they already hold.
+    """
     threshold = get_int(
         data, "potential_threshold", lo=1, hi=MAX_THRESHOLD, what=f"{name}'s Potential Threshold"
     )
     criticals = get_int(
-        data, "criticals", lo=0, hi=MAX_THRESHOLD, default=0, what=f"{name}'s banked criticals"
+        data, "criticals", lo=0, hi=MAX_CRITICALS, default=0, what=f"{name}'s banked criticals"
     )
-    if criticals > threshold:
-        raise InvalidRequest(
-            f"{name} has {criticals} criticals banked but a Potential Threshold of {threshold}; "
-            "a bank holds at most the Potential Threshold"
-        )
-    return Bank(criticals=criticals, threshold=threshold)
+    limit = None
+    if data.get("bank_limit") is not None:
+        limit = get_int(data, "bank_limit", lo=0, hi=MAX_CRITICALS, what=f"{name}'s bank limit")
+    return Bank(criticals=criticals, threshold=threshold, limit=limit)
 
 
 def _read_opposition(data: Mapping) -> Opposition:
@@ -412,20 +435,21 @@ def compare_pools(
 
 def grade_from_dice(showdown: Showdown, actor_nat_tens: int, reactor_nat_ten: bool) -> str:
     """PER-3, PER-4, PER-5: clear when won on the first comparison, glancing when won by
-    yielding; an actor's nat-10 turns an unbroken tie or a loss into a glancing success,
-    unless the reactor rolled a nat-10 too."""
+    yielding. With an actor's nat-10, winning by yielding is clear too (without criticals)
+    and an unbroken tie or a loss is a glancing success, unless the reactor rolled a nat-10."""
     if showdown.winner == "actor":
-        return "clear" if showdown.won_first else "glancing"
+        return "clear" if showdown.won_first or actor_nat_tens else "glancing"
     if actor_nat_tens and not reactor_nat_ten:
         return "glancing"
     return "failure"
 
 
 def criticals_to_bank(showdown: Showdown, actor_nat_tens: int, bank: Bank) -> int:
-    """PER-4: a clear success banks one critical per nat-10, up to the Potential Threshold."""
+    """PER-4: a clear success on the first comparison banks one critical per nat-10, at most
+    the Potential Threshold per roll; PER-6: never past the campaign's bank limit."""
     if not showdown.won_first:
         return 0
-    return min(actor_nat_tens, bank.room)
+    return min(actor_nat_tens, bank.threshold, bank.room)
 
 
 def steer(grade: str, assistants: tuple[str, ...]) -> list[dict[str, str]]:
@@ -519,7 +543,9 @@ def _headline_note(
     showdown: Showdown, rolled: str, actor_nat_tens: int, reactor_nat_ten: bool, reactor_name: str
 ) -> str:
     if showdown.winner == "actor":
-        return "" if rolled == "clear" else "won by yielding"
+        if showdown.won_first:
+            return ""
+        return "won by yielding with a nat-10" if rolled == "clear" else "won by yielding"
     if rolled == "glancing":
         return "saved by a nat-10"
     if reactor_nat_ten and showdown.decided_by == "reactor_nat_ten":
@@ -529,19 +555,35 @@ def _headline_note(
     return "tie not broken" if showdown.winner is None else ""
 
 
+def _limit_text(bank: Bank) -> str:
+    if bank.limit is None:
+        return f"the most a sheet records ({MAX_CRITICALS})"
+    return f"the campaign's bank limit of {bank.limit}"
+
+
 def _banking_sentence(name: str, nat_tens: int, banked: int, bank: Bank) -> str:
-    """PER-4: how many of the nat-10s became criticals, and how many the threshold cost."""
+    """PER-4, PER-6: how many nat-10s became criticals, and what the threshold and the
+    bank limit cost."""
     rolled = _plural(nat_tens, "nat-10")
+    per_roll = min(nat_tens, bank.threshold)
+    over_threshold = nat_tens - per_roll
+    over_limit = per_roll - banked
     if not banked:
         return (
-            f"{rolled}, but {name}'s bank is already full ({bank.criticals} of {bank.threshold})."
+            f"{rolled}, but {name} already holds {_plural(bank.criticals, 'critical')}, "
+            f"{'at' if bank.criticals == bank.cap else 'past'} {_limit_text(bank)}, so none is "
+            "banked."
         )
     verb = "banks" if nat_tens == 1 else "bank"
-    lost = nat_tens - banked
+    of_limit = "" if bank.limit is None else f" of {bank.limit}"
+    losses = []
+    if over_threshold:
+        losses.append(f"{over_threshold} lost to the Potential Threshold ({bank.threshold} a roll)")
+    if over_limit:
+        losses.append(f"{over_limit} lost to {_limit_text(bank)}")
     return (
         f"{rolled} {verb} {_plural(banked, 'critical')} (bank {bank.criticals} → "
-        f"{bank.criticals + banked} of {bank.threshold})"
-        + (f"; {lost} lost to the Potential Threshold." if lost else ".")
+        f"{bank.criticals + banked}{of_limit})" + (f"; {'; '.join(losses)}." if losses else ".")
     )
 
 
@@ -563,22 +605,30 @@ def _finish(
     spent: int,
     hits_per_success: int | None,
     extra: dict[str, Any],
+    rolled: bool = True,
 ) -> dict[str, Any]:
-    """The outcome fields every challenge shares, whether rolled or bought with a critical."""
+    """The outcome fields every challenge shares, whether rolled or bought with a critical.
+
+    PER-3: a clear success is marked toward development only when a roll was won
+    (`rolled`); one bought with a critical before rolling is not (PER-6).
+    """
     hits = hits_per_success
     if hits is not None and final == "failure":
         hits = 0
     if hits:
         notes.append(_plural(hits, "hit"))
         sentences.append(f"The attack lands {_plural(hits, 'hit')}, one per participant.")
-    if final == "clear":
+    marked = final == "clear" and rolled
+    if marked:
         sentences.append(f"{actor.name} marks a clear success toward development.")
+    elif final == "clear":
+        sentences.append("No roll was won, so it is not marked toward development.")
     outcome: dict[str, Any] = {
         "headline": _headline(final, notes),
         "explanation": " ".join(sentences),
         "result": final,
         "success": final != "failure",
-        "development_marked": final == "clear",
+        "development_marked": marked,
         "actor": actor.summary(),
         "reactor": opposition.reactor.summary() if opposition.reactor else None,
         "difficulty": opposition.difficulty,
@@ -587,7 +637,7 @@ def _finish(
             "banked": banked,
             "spent": spent,
             "after": bank.criticals + banked - spent,
-            "potential_threshold": bank.threshold,
+            **bank.summary(),
         },
         "assistants": list(plan.assistants),
         "goal": plan.goal,
@@ -636,6 +686,7 @@ def _challenge(
             banked=0,
             spent=1,
             hits_per_success=hits_per_success,
+            rolled=False,
             extra={
                 "dice": [],
                 "dice_result": None,
@@ -676,6 +727,11 @@ def _challenge(
             else f"is not saved, because {opposition.label} rolled one too"
         )
         sentences.append(f"{actor.name} rolled {_plural(actor_nat_tens, 'nat-10')} and {saved}.")
+    if actor_nat_tens and showdown.winner == "actor" and not showdown.won_first:
+        sentences.append(
+            f"{actor.name} rolled {_plural(actor_nat_tens, 'nat-10')}, so winning by yielding "
+            "is a clear success, but it banks no criticals."
+        )
     if actor_nat_tens and showdown.won_first:
         sentences.append(_banking_sentence(actor.name, actor_nat_tens, banked, bank))
     sentences.extend(
@@ -843,9 +899,7 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
     """PER-6: spend one banked critical: before rolling for an automatic success, after the
     ties are broken to steer a failure into a glancing success, or for a trait or a benefit
     the group agrees on."""
-    data = _fields(
-        request, ("name", "potential_threshold", "criticals", "use", "result", "note"), "request"
-    )
+    data = _fields(request, (*BANK_HOLDER_FIELDS, "use", "result", "note"), "request")
     name = _name(data, "name", "the character's name", default="The character")
     bank = _read_bank(data, name)
     use = get_choice(data, "use", CRITICAL_USES)
@@ -858,7 +912,10 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
     if use == "automatic_success":
         result = "clear"
         headline = "Clear success — bought with a critical"
-        account = f"{name} spends a critical before rolling: the action succeeds"
+        account = (
+            f"{name} spends a critical before rolling: the action succeeds, without a roll won "
+            "to mark toward development"
+        )
     elif use == "steer_failure":
         before = get_choice(data, "result", GRADES)
         if before != "failure":
@@ -880,7 +937,8 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
         "explanation": f"{account} (bank {bank.criticals} → {after}).",
         "use": use,
         "result": result,
-        "development_marked": result == "clear",
+        # PER-3, PER-6: a success bought before rolling wins no roll, so nothing is marked.
+        "development_marked": False,
         "note": note,
         "criticals": {
             "before": bank.criticals,
@@ -892,34 +950,35 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
 
 
 def resolve_give_critical(request: Mapping, faces: FaceSource) -> dict[str, Any]:
-    """PER-6: hand banked criticals to another character, never past the receiver's
-    Potential Threshold (a gift that does not fit is refused, so none is lost)."""
+    """PER-6: hand banked criticals to another character, never past the receiver's bank
+    limit when the campaign sets one (a gift that does not fit is refused, so none is lost)."""
     data = _fields(request, ("giver", "receiver", "count"), "request")
     parties = []
     for role in ("giver", "receiver"):
-        fields = _fields(data.get(role), ("name", "potential_threshold", "criticals"), role)
+        fields = _fields(data.get(role), BANK_HOLDER_FIELDS, role)
         name = _name(fields, "name", f"the {role}'s name")
         parties.append((name, _read_bank(fields, name)))
     (giver, giver_bank), (receiver, receiver_bank) = parties
     if giver.casefold() == receiver.casefold():
         raise InvalidRequest("a character cannot give criticals to themself")
-    count = get_int(data, "count", lo=1, hi=MAX_THRESHOLD, default=1, what="the number to give")
+    count = get_int(data, "count", lo=1, hi=MAX_CRITICALS, default=1, what="the number to give")
     if count > giver_bank.criticals:
         raise InvalidRequest(
             f"{giver} has only {_plural(giver_bank.criticals, 'critical')} to give"
         )
     if count > receiver_bank.room:
         raise InvalidRequest(
-            f"{receiver} can hold only {receiver_bank.room} more (Potential Threshold "
-            f"{receiver_bank.threshold}); give fewer"
+            f"{receiver} can hold only {receiver_bank.room} more ({_limit_text(receiver_bank)}); "
+            "give fewer"
         )
     given = _plural(count, "critical")
+    of_limit = "" if receiver_bank.limit is None else f" of {receiver_bank.limit}"
     return {
         "headline": f"{giver} gives {receiver} {given}",
         "explanation": (
             f"{giver} gives {given} to {receiver}: {giver}'s bank {giver_bank.criticals} → "
             f"{giver_bank.criticals - count}, {receiver}'s bank {receiver_bank.criticals} → "
-            f"{receiver_bank.criticals + count} of {receiver_bank.threshold}."
+            f"{receiver_bank.criticals + count}{of_limit}."
         ),
         "given": count,
         "giver": {
@@ -931,7 +990,7 @@ def resolve_give_critical(request: Mapping, faces: FaceSource) -> dict[str, Any]
             "name": receiver,
             "before": receiver_bank.criticals,
             "after": receiver_bank.criticals + count,
-            "potential_threshold": receiver_bank.threshold,
+            **receiver_bank.summary(),
         },
     }
 
@@ -1011,6 +1070,18 @@ def _text(meaning: str, max_len: int, *, required: bool = False) -> dict[str, An
     return {"type": "string", "max_length": max_len, "required": required, "meaning": meaning}
 
 
+BANK_LIMIT_SCHEMA: dict[str, Any] = {
+    "type": "integer or null",
+    "min": 0,
+    "max": MAX_CRITICALS,
+    "required": False,
+    "default": None,
+    "meaning": "the campaign's limit on criticals a character keeps (null: no limit); "
+    "a character already holding more keeps them but gains no more. Accepted wherever a "
+    "bank is given; it matters where criticals are gained (banking, receiving a gift)",
+}
+
+
 def _side_schema(role: str, meaning: str, *, banks: bool) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "name": _text(f"the {role}'s name (default “{role.capitalize()}”)", MAX_NAME),
@@ -1025,9 +1096,10 @@ def _side_schema(role: str, meaning: str, *, banks: bool) -> dict[str, Any]:
     }
     if banks:
         fields["potential_threshold"] = _integer(
-            "Potential Threshold: caps the bank", 1, MAX_THRESHOLD
+            "Potential Threshold: the most criticals one roll banks", 1, MAX_THRESHOLD
         )
-        fields["criticals"] = _integer("criticals banked before the roll", 0, MAX_THRESHOLD, 0)
+        fields["criticals"] = _integer("criticals banked before the roll", 0, MAX_CRITICALS, 0)
+        fields["bank_limit"] = BANK_LIMIT_SCHEMA
     return {"type": "object", "required": True, "meaning": meaning, "fields": fields}
 
 
@@ -1086,6 +1158,7 @@ CHALLENGE = Action(
             "attribute_name": "Might",
             "potential_threshold": 3,
             "criticals": 1,
+            "bank_limit": 5,
         },
         "reactor": {"name": "Cultist", "skill": 2, "attribute": 3},
         "goal": "Strike the cultist with my sword so he sustains injury",
@@ -1155,7 +1228,8 @@ SPEND_CRITICAL = Action(
     schema={
         "name": _text("the character spending", MAX_NAME),
         "potential_threshold": _integer("their Potential Threshold", 1, MAX_THRESHOLD),
-        "criticals": _integer("criticals banked now", 0, MAX_THRESHOLD, 0),
+        "criticals": _integer("criticals banked now", 0, MAX_CRITICALS, 0),
+        "bank_limit": BANK_LIMIT_SCHEMA,
         "use": {
             "type": "choice",
             "choices": list(CRITICAL_USES),
@@ -1184,7 +1258,8 @@ SPEND_CRITICAL = Action(
 _BANK_HOLDER_SCHEMA: dict[str, Any] = {
     "name": _text("the character's name", MAX_NAME, required=True),
     "potential_threshold": _integer("their Potential Threshold", 1, MAX_THRESHOLD),
-    "criticals": _integer("criticals banked now", 0, MAX_THRESHOLD, 0),
+    "criticals": _integer("criticals banked now", 0, MAX_CRITICALS, 0),
+    "bank_limit": BANK_LIMIT_SCHEMA,
 }
 
 GIVE_CRITICAL = Action(
@@ -1195,11 +1270,11 @@ GIVE_CRITICAL = Action(
     schema={
         "giver": {"type": "object", "required": True, "fields": _BANK_HOLDER_SCHEMA},
         "receiver": {"type": "object", "required": True, "fields": _BANK_HOLDER_SCHEMA},
-        "count": _integer("how many criticals to give", 1, MAX_THRESHOLD, 1),
+        "count": _integer("how many criticals to give", 1, MAX_CRITICALS, 1),
     },
     example={
         "giver": {"name": "Mara", "potential_threshold": 3, "criticals": 2},
-        "receiver": {"name": "Bo", "potential_threshold": 3, "criticals": 0},
+        "receiver": {"name": "Bo", "potential_threshold": 3, "criticals": 0, "bank_limit": 3},
     },
     rolls=False,
 )

@@ -236,6 +236,28 @@ class Difficulty:
     highest: int
     default: int
 
+    @property
+    def range_text(self) -> str:
+        """The range as the seed's table gives it: '+3 to +4', '−3 to −5', '−10 or worse'."""
+
+        def shown(value: int) -> str:
+            return f"+{value}" if value > 0 else signed(value)
+
+        if self.lowest == self.highest:
+            return "no modifier" if self.lowest == 0 else shown(self.lowest)
+        if self.highest >= MODIFIER_LIMIT:
+            return f"{shown(self.lowest)} or more"
+        if self.lowest <= -MODIFIER_LIMIT:
+            return f"{shown(self.highest)} or worse"
+        if self.highest < 0:
+            return f"{shown(self.highest)} to {shown(self.lowest)}"
+        return f"{shown(self.lowest)} to {shown(self.highest)}"
+
+    @property
+    def display(self) -> str:
+        """'Very Difficult (−3 to −5)': the name players choose by."""
+        return f"{self.label} ({self.range_text})"
+
 
 DIFFICULTIES = {
     "easy": Difficulty("Easy", 5, MODIFIER_LIMIT, 5),
@@ -249,19 +271,36 @@ DIFFICULTIES = {
 }
 
 
+def _difficulty_preset(req: Mapping) -> Difficulty:
+    """UNI-4: a preset by its key ("very_difficult") or its name ("Very Difficult")."""
+    value = req.get("difficulty")
+    key = (
+        value.strip().lower().replace(" ", "_").replace("-", "_") if isinstance(value, str) else ""
+    )
+    if key not in DIFFICULTIES:
+        choices = ", ".join(preset.display for preset in DIFFICULTIES.values())
+        raise InvalidRequest(f"the difficulty must be one of: {choices}")
+    return DIFFICULTIES[key]
+
+
 def parse_modifiers(req: Mapping) -> list[Term]:
     """UNI-4 and UNI-1 modifiers: a named difficulty, a free integer, named Quality/Drawback bonuses."""
     terms = []
     if "difficulty" in req:
-        preset = DIFFICULTIES[get_choice(req, "difficulty", tuple(DIFFICULTIES))]
+        preset = _difficulty_preset(req)
         value = get_int(
             req,
             "difficulty_modifier",
-            lo=preset.lowest,
-            hi=preset.highest,
+            lo=-MODIFIER_LIMIT,
+            hi=MODIFIER_LIMIT,
             default=preset.default,
             what=f"the modifier for {preset.label}",
         )
+        if not preset.lowest <= value <= preset.highest:
+            raise InvalidRequest(
+                f"the modifier for {preset.label} is {preset.range_text}, "
+                f"so {signed(value)} does not fit; choose another difficulty"
+            )
         terms.append(modifier_term(value, preset.label))
     elif "difficulty_modifier" in req:
         raise InvalidRequest("choose a difficulty before giving its modifier")
@@ -319,6 +358,60 @@ def _attribute_term(req: Mapping, key: str, *, doubled: bool = False) -> Term:
     return Term(f"{label} {value}", value)
 
 
+ROLL_KIND_NAMES = {
+    "task": "a Task",
+    "simple_test": "a Simple Test",
+    "difficult_test": "a Difficult Test",
+    "two_attributes": "a roll of two attributes",
+}
+# Fields that belong to one kind of roll only, with the value that means "not given".
+TASK_FIELDS: dict[str, Any] = {
+    "skill": None,
+    "skill_name": "",
+    "unskilled_penalty": 0,
+    "complex": False,
+}
+SECOND_ATTRIBUTE_FIELDS: dict[str, Any] = {"second_attribute": None, "second_attribute_name": None}
+
+
+def _given(value: object, unset: object) -> bool:
+    """Whether a field carries something: None, a blank name or the unset value do not."""
+    if value is None:
+        return False
+    if isinstance(value, str):
+        return bool(value.strip()) and value != unset
+    return not (type(value) is type(unset) and value == unset)
+
+
+def _refuse_fields_of_other_kinds(req: Mapping, kind: str) -> None:
+    """UNI-2: a field that does not apply to this kind of roll is refused, never dropped."""
+    kind_name = ROLL_KIND_NAMES[kind]
+    if kind != "task":
+        for key, unset in TASK_FIELDS.items():
+            if not _given(req.get(key), unset):
+                continue
+            if key in ("skill", "skill_name"):
+                raise InvalidRequest(
+                    f"{kind_name} adds no skill: leave the skill out, or roll a Task "
+                    "(attribute + skill)"
+                )
+            if key == "unskilled_penalty":
+                raise InvalidRequest(
+                    f"an unskilled penalty only applies to a Task at skill 0, not to {kind_name}"
+                )
+            raise InvalidRequest(
+                f"complex work (capped at Decent when unskilled) only applies to a Task, "
+                f"not to {kind_name}"
+            )
+    if kind != "two_attributes":
+        for key, unset in SECOND_ATTRIBUTE_FIELDS.items():
+            if _given(req.get(key), unset):
+                raise InvalidRequest(
+                    f"{kind_name} uses one attribute: a second attribute is only for a roll "
+                    "of two attributes"
+                )
+
+
 def parse_roll_spec(value: object, role: str = "") -> RollSpec:
     """UNI-1 and UNI-2: d10 + attribute + (skill, or the attribute again) + modifiers.
 
@@ -326,8 +419,11 @@ def parse_roll_spec(value: object, role: str = "") -> RollSpec:
     attribute once; two attributes, no doubling. A task at skill 0 is
     unskilled: an optional penalty of −1 to −5 (−6 to −10 for complex work
     with reference material), and complex work caps at 2 success levels.
+    A field for another kind of roll (a skill on a test, say) is refused.
     `role` ("Attacker", "Helper 2") names the roller in errors and on the card.
     """
+    if value is None and role:
+        raise InvalidRequest(_required_role(role))
     req = require_mapping(value, role.lower() or "roll")
     try:
         return _roll_spec(req, role)
@@ -335,6 +431,13 @@ def parse_roll_spec(value: object, role: str = "") -> RollSpec:
         if not role:
             raise
         raise InvalidRequest(f"{_name_for_errors(req, role)}: {error}") from None
+
+
+def _required_role(role: str) -> str:
+    """'the defender is required'; a numbered role keeps its capital ('Helper 2 is required')."""
+    if any(char.isdigit() for char in role):
+        return f"{role} is required"
+    return f"the {role.lower()} is required"
 
 
 def _name_for_errors(req: Mapping, role: str) -> str:
@@ -347,6 +450,7 @@ def _name_for_errors(req: Mapping, role: str) -> str:
 def _roll_spec(req: Mapping, role: str) -> RollSpec:
     name = _display_name(req, role)
     kind = get_choice(req, "kind", tuple(ROLL_KINDS), default="task")
+    _refuse_fields_of_other_kinds(req, kind)
     terms = [_attribute_term(req, "attribute", doubled=kind == "simple_test")]
     level_cap = None
     if kind == "two_attributes":
@@ -513,6 +617,8 @@ class FixedScore(Totalled):
 
 
 def _parse_side(value: object, role: str) -> RollSpec | FixedScore:
+    if value is None:
+        raise InvalidRequest(_required_role(role))
     side = require_mapping(value, role.lower())
     if "score" not in side:
         return parse_roll_spec(side, role)
@@ -610,6 +716,11 @@ def resolve_resisted(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     if isinstance(attacker, FixedScore) and isinstance(defender, FixedScore):
         raise InvalidRequest("at least one side must roll; two fixed scores need no dice")
     has_defender = not get_bool(request, "even_contest")
+    if not has_defender and (isinstance(attacker, FixedScore) or isinstance(defender, FixedScore)):
+        raise InvalidRequest(
+            "an even contest needs both sides to roll: against a fixed Ability Score one side "
+            "always acts and the other defends"
+        )
     attack = _resolve_side(attacker, faces)
     defence = _resolve_side(defender, faces)
     outcome = contest(attack, defence, ("attacker", "defender"), has_defender=has_defender)
@@ -1054,6 +1165,20 @@ def resolve_movement(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     }
 
 
+def _chase_lead(request: Mapping) -> int:
+    """UNI-13: a chase goes on only while the lead is between +1 and +4."""
+    lead = get_int(request, "lead", lo=-MODIFIER_LIMIT, hi=MODIFIER_LIMIT)
+    if lead <= 0:
+        raise InvalidRequest(
+            f"the chase is already over: at a lead of {signed(lead)} the runner is caught"
+        )
+    if lead >= ESCAPE_LEAD:
+        raise InvalidRequest(
+            f"the chase is already over: at a lead of +{lead} the runner has escaped"
+        )
+    return lead
+
+
 def resolve_chase(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """UNI-13: one Turn of a chase; a resisted roll moves the lead 1 toward the winner.
 
@@ -1061,7 +1186,7 @@ def resolve_chase(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     at +5 the runner gets away. Nobody defends in a race, so equal totals (or
     both failing) leave the lead where it was. The runner rolls first.
     """
-    lead = get_int(request, "lead", lo=1, hi=ESCAPE_LEAD - 1)
+    lead = _chase_lead(request)
     turn = get_int(request, "turn", lo=0, hi=1000, default=0)
     runner_spec = parse_roll_spec(request.get("runner"), "Runner")
     chaser_spec = parse_roll_spec(request.get("chaser"), "Chaser")
@@ -1116,12 +1241,14 @@ def resolve_jump(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     strength = get_int(request, "strength", lo=ATTRIBUTE_MIN, hi=ATTRIBUTE_MAX)
     kind = get_choice(request, "jump", ("long", "high"))
     running = get_bool(request, "running_start")
-    if "acrobatics" in request and "combat_score" in request:
+    has_roll = request.get("acrobatics") is not None
+    has_score = request.get("combat_score") is not None
+    if has_roll and has_score:
         raise InvalidRequest("use an Acrobatics roll or the Combat Score, not both")
     skill: RollResult | FixedScore | None = None
-    if "acrobatics" in request:
+    if has_roll:
         skill = roll_total(parse_roll_spec(request["acrobatics"], "Acrobatics"), faces)
-    elif "combat_score" in request:
+    elif has_score:
         skill = FixedScore("Combat", get_int(request, "combat_score", lo=1, hi=100), "Combat")
 
     high_feet, long_yards = jump_distances(strength)
@@ -1191,12 +1318,8 @@ MODIFIER_SCHEMA: dict[str, Any] = {
     "difficulty": {
         "type": "choice",
         "choices": list(DIFFICULTIES),
-        "help": "UNI-4 preset: "
-        + "; ".join(
-            f"{d.label} {signed(d.default)}"
-            + ("" if d.lowest == d.highest else f" ({signed(d.lowest)} to {signed(d.highest)})")
-            for d in DIFFICULTIES.values()
-        ),
+        "help": "UNI-4 preset, by key or name: "
+        + "; ".join(f"{key}: {d.display}" for key, d in DIFFICULTIES.items()),
     },
     "difficulty_modifier": _int(
         "a value inside the chosen preset's range (default: the first value listed)",
@@ -1660,6 +1783,9 @@ DECISIONS: dict[str, list[str]] = {
         "complex work (with reference material at hand).",
         "Decision: the 2-level cap applies when the GM marks the work as complex; the total "
         "and whether it succeeds are shown unchanged.",
+        "Decision: a field that does not fit the kind of roll is refused, never ignored: a "
+        "skill, an unskilled penalty or complex work on a test, a second attribute on a task "
+        "or a test.",
     ],
     "UNI-3": [
         'Decision: past God-like (10 levels) a result is shown as "level 11", "level 12", …',
@@ -1668,7 +1794,8 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: a preset chosen by name alone uses the first value in its range (Easy +5, "
         "Moderate +3, Average +1, Challenging 0, Difficult −1, Very Difficult −3, Heroic −6, "
         "Inhuman −10); the GM can pick any other value inside the range. A preset, a free "
-        "modifier and named Quality/Drawback modifiers all add together.",
+        "modifier and named Quality/Drawback modifiers all add together. A preset can be "
+        "named as the table gives it (Very Difficult) or by its key (very_difficult).",
     ],
     "UNI-5": [
         "Decision: a fixed Ability Score counts as that character's roll total, so the usual "
@@ -1676,6 +1803,9 @@ DECISIONS: dict[str, list[str]] = {
         "beat it, and a score below 9 is a failed action that never wins.",
         "Decision: when both sides fail, nobody accomplishes anything even on equal totals; the "
         'lower total "fails more", and equal failing totals fail alike.',
+        "Decision: an even contest (nobody defending, equal totals tie) needs both sides to "
+        "roll; against a fixed Ability Score one side always acts and the other defends, so "
+        "it is refused.",
     ],
     "UNI-6": [
         f"Decision: a die that rerolls more than {MAX_REROLLS} times in a row is refused as a "
@@ -1714,6 +1844,8 @@ DECISIONS: dict[str, list[str]] = {
     "UNI-13": [
         "Decision: nobody defends in a chase: equal totals, or both failing, leave the lead "
         "where it was. The runner rolls first.",
+        "Decision: a chase is over at a lead of 0 (caught) or +5 (escaped); another Turn is "
+        "refused.",
     ],
     "UNI-14": [
         "Decision: the running start doubles the table distance; the roll's yards or feet are "

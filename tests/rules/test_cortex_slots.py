@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from rules import cortex_slots, mechanics
 from rules.actions import resolve, roll
+from rules.cortex_slots import RolledDie, Split, _placed, best_split, tally
+from rules.dice import Die
 from rules.errors import InvalidDie, RulesError
 
 ACTIONS = cortex_slots.ACTIONS
@@ -469,11 +471,21 @@ def test_ctx8_a_compound_die_in_the_effect_slot_gives_level_d12_or_its_plus_die_
     assert outcome["dice"][2]["role"] == "effect" and outcome["effect_level"] == "d6"
 
 
-def test_ctx8_only_skills_can_be_d12_plus_dn():
-    with pytest.raises(InvalidDie, match="only a Skill"):
-        do("roll", {"pool": basic_pool("d12+d6")}, [])
+@pytest.mark.parametrize("group", ["attributes", "distinctions", "skills", "talents", "assets"])
+def test_ctx8_every_stat_and_signature_asset_can_be_d12_plus_dn(group):
+    pool = [entry for entry in basic_pool("d6", "d6", "d6") if entry["group"] != group]
+    pool.append(die("d12+d8", group, "Big"))
+    outcome = roll_outcome([2, 3, 4][: len(pool) - 1] + [9, 1], pool=pool)
+    big = next(d for d in outcome["dice"] if d["trait"] == "Big")
+    assert (big["value"], big["hitch"], outcome["hitches"]) == (10, False, 0)
+    assert cortex_slots.SHEET_TEMPLATE.group(group).kind == "die_or_compound"
+
+
+def test_ctx8_only_a_d12_carries_a_plus_die_and_never_the_big_hero_die():
     with pytest.raises(InvalidDie, match="only a d12"):
         do("roll", {"pool": basic_pool("d8", "d8", "d10+d6")}, [])
+    with pytest.raises(InvalidDie, match="not a die size here"):
+        roll_outcome([3, 4, 5, 6], big_hero="d12+d6", plot_points=1)
 
 
 # --------------------------------------------------------------------------- CTX-9 advancement
@@ -490,10 +502,18 @@ def test_ctx9_raises_cost_four_times_the_new_die_one_step_at_a_time():
     assert advance(group="skills", **{"from": "d12+d10", "to": "d12+d12"})["cost"] == 96
     with pytest.raises(RulesError, match="only go up one step, from d6 to d8"):
         advance(group="skills", **{"from": "d6", "to": "d10"})
-    with pytest.raises(RulesError, match="as high as this trait goes"):
+    with pytest.raises(RulesError, match="only go up one step, from d12 to d12\\+d4"):
         advance(group="attributes", **{"from": "d12", "to": "d12"})
-    with pytest.raises(RulesError, match="as high as a Skill goes"):
+    with pytest.raises(RulesError, match="as high as a stat goes"):
         advance(group="skills", **{"from": "d12+d12", "to": "d12+d12"})
+
+
+@pytest.mark.parametrize("group", ["attributes", "distinctions", "skills", "talents", "assets"])
+def test_ctx9_ctx8_every_stat_and_signature_asset_goes_past_d12(group):
+    raised = advance(group=group, signature=True, **{"from": "d12", "to": "d12+d4"})
+    assert (raised["to"], raised["cost"]) == ("d12+d4", 64)
+    raised = advance(group=group, signature=True, **{"from": "d12+d8", "to": "d12+d10"})
+    assert raised["cost"] == 88
 
 
 def test_ctx9_refuses_when_points_are_short_or_the_asset_is_not_a_signature_asset():
@@ -540,8 +560,9 @@ def test_ctx1_ctx3_ctx7_true_and_false_are_not_numbers():
 
 def test_sheet_template_holds_the_ctx_sheet():
     template = cortex_slots.SHEET_TEMPLATE
-    assert template.group("skills").kind == "die_or_compound"
-    for key in ("attributes", "distinctions", "assets", "talents", "conditions", "big_hero"):
+    for key in ("attributes", "distinctions", "skills", "assets", "talents"):
+        assert template.group(key).kind == "die_or_compound"
+    for key in ("conditions", "big_hero"):
         assert template.group(key).kind == "die"
     assert template.group("big_hero").max_traits == 1
     assert {c.key for c in template.counters} == {"plot_points", "advance_points", "milestones"}
@@ -701,8 +722,12 @@ def test_ctx2_ctx4_ctx6_ctx8_slots_never_count_a_1_and_the_effect_die_is_never_i
     assert outcome["damage"] == sum(entry_value(d) for d in dice if d["role"] == "effect")
     assert outcome["hitches"] == sum(d["face"] == 1 and not d["big_hero"] for d in dice)
     assert outcome["botch"] == (outcome["hitches"] >= 3)
+    gm = outcome["difficulty_pool"]
+    assert outcome["difficulty_botch"] == (gm is not None and gm["botch"])
     if outcome["botch"]:
         assert outcome["success"] is False
+    elif outcome["difficulty_botch"]:
+        assert outcome["success"] is True
     elif outcome["difficulty"] is not None:
         assert outcome["success"] == (outcome["total"] > outcome["difficulty"])
     best = max(
@@ -849,3 +874,470 @@ def test_replay_10000_random_rolls_resolve_again_to_the_same_outcome():
         request = random_roll_request(rng) if name == "roll" else random_gm_request(rng)
         rolled = roll(ACTIONS[name], request, rng)
         assert resolve(ACTIONS[name], request, rolled.faces) == rolled.outcome
+
+
+# --------------------------------------------------------------------------- CTX-2 changing the split
+
+
+def test_ctx2_resplit_rescores_a_kept_roll_without_rolling():
+    state = rolled_state()  # Agility 6, Ex-Marine 2, Shoot 8, Sniper Rifle 7
+    outcome = do(
+        "resplit", {"dice": state, "split": {"total": [0, 2], "effect": 3}, "difficulty": 11}
+    )
+    assert (outcome["total"], outcome["effect_level"], outcome["damage"]) == (14, "d8", 7)
+    assert outcome["success"] is True and outcome["margin"] == 3
+    assert outcome["bank"] == [1] and roles(outcome) == ["total", "bank", "total", "effect"]
+    assert outcome["split"] == {"total": [0, 2], "effect": 3, "big_hero": None}
+    assert outcome["proposed_split"] == {"total": [2, 3], "effect": 0, "big_hero": None}
+    assert outcome["split_is_proposed"] is False
+    assert outcome["headline"] == "Split changed — Total 14 vs 11 — success, effect d8 (7 damage)"
+    back = do(
+        "resplit",
+        {"dice": outcome["dice"], "split": outcome["proposed_split"], "difficulty": 11},
+    )
+    assert back["total"] == 15 and back["split_is_proposed"] is True
+    with pytest.raises(RulesError, match="takes no faces"):
+        do("resplit", {"dice": state, "split": {"total": [0, 2], "effect": 3}}, [3])
+
+
+def test_ctx2_ctx4_ctx6_resplit_gives_what_the_roll_gives_with_that_split():
+    rng = random.Random(7)
+    keys = (
+        "dice",
+        "total",
+        "effect_level",
+        "damage",
+        "hitches",
+        "botch",
+        "difficulty",
+        "difficulty_botch",
+        "success",
+        "margin",
+        "bank",
+        "split",
+        "proposed_split",
+        "split_is_proposed",
+    )
+    for _ in range(300):
+        request = random_roll_request(rng)
+        request.pop("split", None)
+        rolled = roll(ACTIONS["roll"], request, rng)
+        a, b, e = rng.sample(range(len(request["pool"])), 3)
+        split = {"total": [a, b], "effect": e}
+        if "big_hero" in request and rng.random() < 0.5:
+            split["big_hero"] = rng.choice(("total", "effect"))
+        direct = resolve(ACTIONS["roll"], {**request, "split": split}, rolled.faces)
+        changed = do(
+            "resplit",
+            {
+                "dice": rolled.outcome["dice"],
+                "split": split,
+                "difficulty": rolled.outcome["difficulty"],
+                "difficulty_botch": rolled.outcome["difficulty_botch"],
+            },
+        )
+        assert {k: changed[k] for k in keys} == {k: direct[k] for k in keys}
+
+
+@pytest.mark.parametrize(
+    ("split", "message"),
+    [
+        ({"total": [0, 0], "effect": 2}, "die #1 is named twice"),
+        ({"total": [0, 1], "effect": 1}, "die #2 is in the Total slot"),
+        ({"total": [0, 4], "effect": 2}, "among dice #1 to #4; there is no die #5"),
+        ({"total": [0, 1], "effect": 7}, "one of dice #1 to #4; this roll has no die #8"),
+        ({"total": [0, 1], "effect": -1}, "this roll has no die #0"),
+        ({"total": [0, 1], "effect": True}, "given by its number"),
+        ({"total": [0, 1], "effect": 2, "big_hero": "total"}, "no Big Hero Die"),
+        ({"total": [0], "effect": 2}, "exactly two dice"),
+        (None, "the new split is required"),
+        ("0,1,2", "must be an object"),
+    ],
+)
+def test_ctx2_resplit_refuses_invalid_splits_numbering_dice_from_one(split, message):
+    with pytest.raises(RulesError, match=message):
+        do("resplit", {"dice": rolled_state(), "split": split})
+
+
+def test_ctx2_ctx6_resplit_places_the_big_hero_die_by_slot_not_by_number():
+    rolled = roll_outcome([3, 5, 7, 1], big_hero="d8", plot_points=1, difficulty=12)
+    assert rolled["dice"][3]["role"] == "total" and rolled["total"] == 13
+    to_effect = do(
+        "resplit",
+        {
+            "dice": rolled["dice"],
+            "split": {"total": [1, 2], "effect": 0, "big_hero": "effect"},
+            "difficulty": 12,
+        },
+    )
+    assert (to_effect["total"], to_effect["damage"], to_effect["success"]) == (12, 4, False)
+    assert to_effect["split"]["big_hero"] == "effect"
+    proposed = do(
+        "resplit",
+        {"dice": to_effect["dice"], "split": {"total": [1, 2], "effect": 0}, "difficulty": 12},
+    )
+    assert proposed["split"]["big_hero"] == "total" and proposed["total"] == 13
+    with pytest.raises(RulesError, match="die #4 is the Big Hero Die"):
+        do("resplit", {"dice": rolled["dice"], "split": {"total": [3, 1], "effect": 0}})
+
+
+def test_ctx2_ctx3_ctx4_the_split_is_settled_once_a_die_moves_or_a_hitch_is_bought():
+    moved = do("bank_move", {"dice": rolled_state(), "index": 1, "to": "total", "plot_points": 1})
+    with pytest.raises(RulesError, match="die #2 has already moved from the Bank"):
+        do("resplit", {"dice": moved["dice"], "split": {"total": [0, 2], "effect": 3}})
+    state = roll_outcome([1, 5, 4])["dice"]
+    bought = do("buy_hitch", {"buyer": "gm", "dice": state, "index": 0, "plot_points": 0})
+    with pytest.raises(RulesError, match="hitch on die #1 has already been bought"):
+        do("resplit", {"dice": bought["dice"], "split": {"total": [0, 1], "effect": 2}})
+
+
+def test_ctx2_ctx3_ctx4_players_see_dice_numbered_from_one():
+    with pytest.raises(RulesError, match="no die #4"):
+        roll_outcome([6, 2, 8], split={"total": [0, 3], "effect": 1})
+    with pytest.raises(RulesError, match="die #3 is in the Total slot"):
+        roll_outcome([6, 2, 8], split={"total": [0, 2], "effect": 2})
+    with pytest.raises(RulesError, match="the banked die must be one of dice #1 to #4; .* #5"):
+        do("bank_move", {"dice": rolled_state(), "index": 4, "to": "total", "plot_points": 1})
+    with pytest.raises(RulesError, match="this roll has no die #9"):
+        do("buy_hitch", {"buyer": "gm", "dice": rolled_state(), "index": 8, "plot_points": 0})
+
+
+# --------------------------------------------------------------------------- CTX-4 the GM's botch
+
+
+def test_ctx4_a_gm_pool_botch_is_an_automatic_failure_of_the_opposition():
+    gm = do("gm_pool", {"pool": ["d8", "d8", "d8", "d10"]}, [1, 1, 1, 9])
+    assert gm["botch"] is True and gm["automatic_failure"] is True and gm["result"] == 9
+    assert gm["headline"] == "Difficulty 9 — a botch: the GM's side fails automatically"
+    assert "succeeds unless it botches too" in gm["explanation"]
+    gm_pool = ["d8", "d8", "d8", "d10"]
+    outcome = roll_outcome([2, 3, 4, 1, 1, 1, 9], difficulty_pool=gm_pool)
+    assert (outcome["difficulty"], outcome["total"]) == (9, 7)
+    assert outcome["difficulty_botch"] is True and outcome["success"] is True
+    assert outcome["headline"].startswith("Total 7 vs 9 — success (the GM's pool botched)")
+    assert "automatic failure for the opposition" in outcome["explanation"]
+    both = roll_outcome([1, 1, 1, 1, 1, 1, 9], difficulty_pool=gm_pool)
+    assert both["botch"] and both["difficulty_botch"] and both["success"] is False
+    plain = roll_outcome([2, 3, 4, 1, 5, 1, 9], difficulty_pool=gm_pool)
+    assert plain["difficulty_botch"] is False and plain["success"] is False
+
+
+def test_ctx4_a_separately_rolled_gm_botch_carries_into_the_roll_and_its_follow_ups():
+    assert roll_outcome([2, 3, 4], difficulty=9, difficulty_botch=True)["success"] is True
+    assert roll_outcome([2, 3, 4], difficulty=9)["success"] is False
+    with pytest.raises(RulesError, match="still needs its difficulty"):
+        roll_outcome([2, 3, 4], difficulty_botch=True)
+    moved = do(
+        "bank_move",
+        {
+            "dice": rolled_state(),
+            "index": 1,
+            "to": "effect",
+            "plot_points": 1,
+            "difficulty": 30,
+            "difficulty_botch": True,
+        },
+    )
+    assert moved["success"] is True and moved["difficulty_botch"] is True
+    assert moved["bank"] == []
+
+
+def test_ctx4_ctx8_players_buy_a_hitch_on_a_gm_d12_plus_die():
+    gm = do("gm_pool", {"pool": ["d12+d6", "d8"]}, [1, 4, 6])
+    assert gm["dice"][0]["hitch"] is True and gm["result"] == 10
+    bought = do("buy_hitch", {"buyer": "players", "dice": gm["dice"], "index": 0, "plot_points": 1})
+    assert bought["held"]["use"] == "opportunity" and bought["bought"] == [0]
+
+
+# --------------------------------------------------------------------------- review checks, CTX-1 … CTX-9
+
+
+def ctx_pool(*sizes: str, first_groups: tuple[str, ...] = ("attributes", "distinctions")):
+    """An Attribute, a Distinction, then Skills: the smallest legal CTX-1 pool and more."""
+    groups = [*first_groups, *["skills"] * len(sizes)]
+    return [
+        {"die": size, "trait": f"T{i}", "group": group}
+        for i, (size, group) in enumerate(zip(sizes, groups, strict=False))
+    ]
+
+
+def ctx_roll(sizes, faces, **request):
+    return resolve(ACTIONS["roll"], {"pool": ctx_pool(*sizes), **request}, faces)
+
+
+def test_ctx1_pool_needs_attribute_distinction_and_skill():
+    with pytest.raises(RulesError):
+        resolve(ACTIONS["roll"], {"pool": ctx_pool("d6", "d8")}, [3, 4])
+    no_skill = [
+        {"die": "d6", "group": "attributes"},
+        {"die": "d8", "group": "distinctions"},
+        {"die": "d8", "group": "assets"},
+    ]
+    with pytest.raises(RulesError):
+        resolve(ACTIONS["roll"], {"pool": no_skill}, [3, 4, 5])
+    # extra Skills, Assets and Talents are fine
+    pool = ctx_pool("d6", "d8", "d10", "d4") + [
+        {"die": "d6", "group": "assets"},
+        {"die": "d8", "group": "talents"},
+    ]
+    assert resolve(ACTIONS["roll"], {"pool": pool}, [1, 2, 3, 4, 5, 6])["total"] == 11
+
+
+def test_ctx1_gm_pool_result_is_two_highest_non_one_dice():
+    out = resolve(ACTIONS["gm_pool"], {"pool": ["d8", "d6", "d6", "d10"]}, [1, 6, 5, 3])
+    assert out["result"] == 11
+    out = resolve(ACTIONS["gm_pool"], {"pool": ["d8", "d6"]}, [1, 1])
+    assert out["result"] == 0
+    out = resolve(ACTIONS["gm_pool"], {"pool": ["d8", "d6"]}, [7, 1])
+    assert out["result"] == 7
+
+
+def test_ctx2_success_is_strictly_greater_than_difficulty():
+    tie = ctx_roll(("d6", "d8", "d10"), [3, 5, 7], difficulty=12)
+    assert tie["total"] == 12 and tie["success"] is False
+    win = ctx_roll(("d6", "d8", "d10"), [3, 5, 7], difficulty=11)
+    assert win["success"] is True
+
+
+def test_ctx2_proposed_split_is_highest_total_then_largest_effect():
+    """Exhaustive check of the proposal against every legal split, on seeded random pools."""
+    rng = random.Random(2024)
+    for _ in range(250):
+        dice = []
+        for _ in range(rng.randint(3, 6)):
+            if rng.random() < 0.15:
+                die = Die(12, group="skills", plus=rng.choice((4, 6, 8, 10, 12)))
+                dice.append(RolledDie(die, rng.randint(1, 12), rng.randint(1, die.plus)))
+            else:
+                size = rng.choice((4, 6, 8, 10, 12))
+                dice.append(RolledDie(Die(size), rng.randint(1, size)))
+        proposed = tally(_placed(dice, best_split(dice)), None)
+        best = max(
+            (s.total, s.effect_level)
+            for total in itertools.combinations(range(len(dice)), 2)
+            for effect in range(len(dice))
+            if effect not in total
+            for s in [tally(_placed(dice, Split(total, effect)), None)]
+        )
+        assert (proposed.total, proposed.effect_level) == best
+
+
+def test_ctx2_rules_example_equal_faces_keep_larger_die_for_effect():
+    # d4=4, d12=4, d6=4, d8=2: total 8 either way; the d12 must be the effect die
+    out = ctx_roll(("d4", "d12", "d6", "d8"), [4, 4, 4, 2])
+    assert out["total"] == 8 and out["effect_level"] == "d12"
+
+
+def test_ctx2_player_can_change_the_split_after_seeing_the_dice():
+    """CTX-2: the app proposes the best split and lets the player change it before
+    confirming, i.e. with the dice showing: a dice-free action re-slots a kept roll."""
+    reslot = [
+        action
+        for action in ACTIONS.values()
+        if not action.rolls and "split" in action.schema and "dice" in action.schema
+    ]
+    assert reslot, "no action lets a player re-split a roll that has already been rolled"
+    rolled = ctx_roll(("d6", "d8", "d10"), [3, 5, 7], difficulty=9)
+    assert rolled["split"] == {"total": [1, 2], "effect": 0, "big_hero": None}
+    changed = resolve(
+        reslot[0],
+        {"dice": rolled["dice"], "split": {"total": [0, 2], "effect": 1}, "difficulty": 9},
+    )
+    assert (changed["total"], changed["effect_level"], changed["damage"]) == (10, "d8", 5)
+    assert changed["success"] is True and changed["bank"] == []
+
+
+def test_ctx3_bank_moves_second_wind_and_effect():
+    rolled = ctx_roll(("d6", "d8", "d10", "d12", "d4"), [6, 7, 9, 3, 4], difficulty=17)
+    assert rolled["total"] == 16 and rolled["success"] is False
+    bank = [i for i, d in enumerate(rolled["dice"]) if d["role"] == "bank"]
+    d4 = next(i for i in bank if rolled["dice"][i]["die"] == "d4")
+    d6 = next(i for i in bank if rolled["dice"][i]["die"] == "d6")
+    wind = resolve(
+        ACTIONS["bank_move"],
+        {"dice": rolled["dice"], "index": d4, "to": "total", "plot_points": 1, "difficulty": 17},
+    )
+    assert wind["total"] == 20 and wind["success"] is True and wind["plot_points"] == 0
+    effect = resolve(
+        ACTIONS["bank_move"],
+        {"dice": wind["dice"], "index": d6, "to": "effect", "plot_points": 1, "difficulty": 17},
+    )
+    # faces add for damage (3 + 6), the larger size (d12) stays the level
+    assert effect["damage"] == 9 and effect["effect_level"] == "d12"
+    with pytest.raises(RulesError):
+        resolve(
+            ACTIONS["bank_move"],
+            {"dice": wind["dice"], "index": d6, "to": "effect", "plot_points": 0},
+        )
+
+
+def test_ctx4_three_hitches_are_a_botch_and_always_fail():
+    out = ctx_roll(("d6", "d8", "d10", "d12", "d12"), [1, 1, 1, 12, 12], difficulty=0)
+    assert out["hitches"] == 3 and out["botch"] is True
+    assert out["total"] == 24 and out["success"] is False
+
+
+def test_ctx4_gm_buys_slot_hitch_for_difficulty_and_bank_hitch_for_condition():
+    rolled = ctx_roll(("d6", "d8", "d10", "d4"), [1, 7, 9, 1], split={"total": [1, 2], "effect": 0})
+    slot = resolve(
+        ACTIONS["buy_hitch"], {"buyer": "gm", "dice": rolled["dice"], "index": 0, "plot_points": 2}
+    )
+    assert slot["plot_points"] == 3
+    assert slot["held"]["use"] == "difficulty" and slot["held"]["die"] == "d6"
+    assert slot["held"]["expires"] == "end_of_scene"
+    banked = resolve(
+        ACTIONS["buy_hitch"], {"buyer": "gm", "dice": slot["dice"], "index": 3, "plot_points": 3}
+    )
+    assert banked["held"]["use"] == "condition" and banked["held"]["die"] == "d4"
+
+
+def test_ctx4_at_most_three_hitches_bought_from_one_roll():
+    rolled = ctx_roll(("d6", "d8", "d10", "d12", "d4", "d4"), [1, 1, 9, 1, 1, 3])
+    dice, points = rolled["dice"], 0
+    hitches = [i for i, d in enumerate(dice) if d["hitch"]]
+    assert len(hitches) == 4
+    for index in hitches[:3]:
+        out = resolve(
+            ACTIONS["buy_hitch"],
+            {"buyer": "gm", "dice": dice, "index": index, "plot_points": points},
+        )
+        dice, points = out["dice"], out["plot_points"]
+    with pytest.raises(RulesError):
+        resolve(
+            ACTIONS["buy_hitch"],
+            {"buyer": "gm", "dice": dice, "index": hitches[3], "plot_points": points},
+        )
+
+
+def test_ctx4_buying_a_gm_botch_buys_at_most_three_hitches():
+    """CTX-4: at most 3 hitches bought per roll, also when players buy a 4-hitch GM botch
+    whole: it buys 3 of them and the fourth cannot be bought afterwards."""
+    gm = resolve(
+        ACTIONS["gm_pool"],
+        {"pool": ["d8", "d6", "d6", "d10", "d4"], "roller_kind": "boss"},
+        [1, 1, 1, 7, 1],
+    )
+    out = resolve(
+        ACTIONS["buy_hitch"],
+        {"buyer": "players", "dice": gm["dice"], "botch": True, "plot_points": 1},
+    )
+    assert out["bought_this_roll"] == 3 and out["bought"] == [0, 1, 2]
+    assert "3 of its 4 hitches" in out["explanation"]
+    with pytest.raises(RulesError, match="3 hitches have already been bought"):
+        resolve(
+            ACTIONS["buy_hitch"],
+            {"buyer": "players", "dice": out["dice"], "index": 4, "plot_points": 1},
+        )
+
+
+def test_ctx5_advantage_against_the_side_that_rolled_never_for_mobs():
+    pc = ctx_roll(("d6", "d8", "d10"), [1, 5, 7])
+    assert pc["advantage"]["raises_difficulty_for"] == "players"
+    boss = resolve(ACTIONS["gm_pool"], {"pool": ["d8", "d6"], "roller_kind": "boss"}, [1, 5])
+    assert boss["advantage"]["raises_difficulty_for"] == "gm"
+    mob = resolve(ACTIONS["gm_pool"], {"pool": ["d8", "d6", "d6"], "roller_kind": "mob"}, [1, 1, 1])
+    assert mob["advantage"] is None
+    mob_roll = ctx_roll(("d6", "d8", "d10"), [1, 5, 7], roller_kind="mob")
+    assert mob_roll["advantage"] is None
+
+
+def test_ctx6_big_hero_die_one_counts_one_and_is_not_a_hitch():
+    out = ctx_roll(
+        ("d6", "d8", "d10"),
+        [3, 5, 7, 1],
+        big_hero="d8",
+        plot_points=1,
+        difficulty=12,
+        split={"total": [1, 2], "effect": 0, "big_hero": "total"},
+    )
+    assert out["total"] == 13 and out["success"] is True
+    assert out["hitches"] == 0 and out["plot_points"] == 0
+
+
+def test_ctx6_big_hero_die_in_effect_slot_gives_the_larger_size():
+    out = ctx_roll(
+        ("d6", "d8", "d10"),
+        [3, 5, 7, 1],
+        big_hero="d12",
+        plot_points=1,
+        split={"total": [1, 2], "effect": 0, "big_hero": "effect"},
+    )
+    assert out["effect_level"] == "d12" and out["damage"] == 4
+    with pytest.raises(RulesError):
+        ctx_roll(("d6", "d8", "d10"), [3, 5, 7, 1], big_hero="d8", plot_points=0)
+
+
+def test_ctx7_every_spend_costs_one_plot_point_and_is_refused_at_zero():
+    out = resolve(
+        ACTIONS["spend_plot_point"],
+        {"kind": "opportunity", "plot_points": 2, "target": "difficulty", "die": "d4"},
+    )
+    assert out["plot_points"] == 1 and out["stepped_to"] is None
+    out = resolve(
+        ACTIONS["spend_plot_point"], {"kind": "scene_asset", "plot_points": 1, "asset": "Smoke"}
+    )
+    assert out["die"] == "d6" and out["plot_points"] == 0
+    with pytest.raises(RulesError):
+        resolve(
+            ACTIONS["spend_plot_point"], {"kind": "scene_asset", "plot_points": 0, "asset": "x"}
+        )
+    with pytest.raises(RulesError):
+        resolve(
+            ACTIONS["spend_plot_point"],
+            {"kind": "step_up_asset", "plot_points": 1, "asset": "Rifle", "die": "d12"},
+        )
+
+
+def test_ctx8_seed_example_d12_plus_d6_showing_9_and_1():
+    pool = [
+        {"die": "d6", "group": "attributes"},
+        {"die": "d8", "group": "distinctions"},
+        {"die": "d12+d6", "group": "skills"},
+    ]
+    out = resolve(ACTIONS["roll"], {"pool": pool}, [3, 4, 9, 1])
+    entry = out["dice"][2]
+    assert entry["value"] == 10 and entry["hitch"] is False and out["hitches"] == 0
+
+
+def test_ctx8_a_d12_plus_stat_that_is_not_a_skill_rolls_as_one_entry():
+    """Seed: "When a player uses a *stat* that has a d12+ die type, the extra die adds to
+    the total": Attributes, Distinctions, Skills and Talents (and Signature Assets) alike."""
+    pool = [
+        {"die": "d12+d6", "group": "attributes"},
+        {"die": "d8", "group": "distinctions"},
+        {"die": "d6", "group": "skills"},
+    ]
+    out = resolve(ACTIONS["roll"], {"pool": pool}, [9, 1, 4, 3])
+    assert out["dice"][0]["value"] == 10 and out["hitches"] == 0
+
+
+def test_ctx9_advance_costs_four_times_the_new_die():
+    for frm, to, cost in (
+        ("d4", "d6", 24),
+        ("d6", "d8", 32),
+        ("d8", "d10", 40),
+        ("d10", "d12", 48),
+    ):
+        out = resolve(
+            ACTIONS["advance"],
+            {
+                "operation": "raise",
+                "advance_points": 60,
+                "group": "attributes",
+                "trait": "Agi",
+                "from": frm,
+                "to": to,
+            },
+        )
+        assert out["cost"] == cost and out["advance_points"] == 60 - cost
+    for award in (0, 10):
+        with pytest.raises(RulesError):
+            resolve(
+                ACTIONS["advance"],
+                {"operation": "award", "advance_points": 0, "session_award": award},
+            )
+    out = resolve(
+        ACTIONS["advance"],
+        {"operation": "award", "advance_points": 5, "session_award": 9, "milestone_points": 3},
+    )
+    assert out["advance_points"] == 17

@@ -233,6 +233,7 @@ def test_per4_nat_ten_exceeding_the_opponent_banks_at_least_one_critical():
         "spent": 0,
         "after": 1,
         "potential_threshold": 3,
+        "bank_limit": None,
     }
 
 
@@ -243,27 +244,85 @@ def test_per4_every_nat_ten_beyond_the_first_banks_one_more():
 
 
 @pytest.mark.parametrize(
-    ("banked_before", "banked_now", "told"),
+    ("banked_before", "told"),
     [
-        (0, 2, "3 nat-10s bank 2 criticals (bank 0 → 2 of 2); 1 lost to the Potential Threshold."),
-        (1, 1, "3 nat-10s bank 1 critical (bank 1 → 2 of 2); 2 lost to the Potential Threshold."),
-        (2, 0, "3 nat-10s, but Mara's bank is already full (2 of 2)."),
+        (
+            0,
+            "3 nat-10s bank 2 criticals (bank 0 → 2); 1 lost to the Potential Threshold (2 a roll).",
+        ),
+        (
+            2,
+            "3 nat-10s bank 2 criticals (bank 2 → 4); 1 lost to the Potential Threshold (2 a roll).",
+        ),
+        (
+            5,
+            "3 nat-10s bank 2 criticals (bank 5 → 7); 1 lost to the Potential Threshold (2 a roll).",
+        ),
     ],
-    ids=["empty", "one", "full"],
+    ids=["empty", "at-threshold", "past-threshold"],
 )
-def test_per4_criticals_are_capped_by_the_potential_threshold(banked_before, banked_now, told):
+def test_per4_criticals_banked_in_one_roll_are_capped_by_the_potential_threshold(
+    banked_before, told
+):
     outcome = challenge(
         [10, 10, 10], [5], actor={"potential_threshold": 2, "criticals": banked_before}
     )
-    assert outcome["criticals"]["banked"] == banked_now
-    assert outcome["criticals"]["after"] == 2
+    assert outcome["criticals"]["banked"] == 2
+    assert outcome["criticals"]["after"] == banked_before + 2
     assert told in outcome["explanation"]
 
 
-def test_per4_tie_broken_in_the_actors_favour_succeeds_without_criticals():
+@pytest.mark.parametrize(
+    ("before", "limit", "banked", "told"),
+    [
+        (0, 5, 3, "3 nat-10s bank 3 criticals (bank 0 → 3 of 5)."),
+        (3, 5, 2, "bank 3 → 5 of 5); 1 lost to the campaign's bank limit of 5."),
+        (
+            5,
+            5,
+            0,
+            "3 nat-10s, but Mara already holds 5 criticals, at the campaign's bank limit of 5",
+        ),
+        (7, 5, 0, "Mara already holds 7 criticals, past the campaign's bank limit of 5, so none"),
+        (2, 0, 0, "already holds 2 criticals, past the campaign's bank limit of 0"),
+        (97, None, 2, "bank 97 → 99); 1 lost to the most a sheet records (99)."),
+    ],
+    ids=["room", "fills", "full", "over", "zero", "sheet"],
+)
+def test_per6_the_campaigns_bank_limit_caps_what_is_kept(before, limit, banked, told):
+    outcome = challenge(
+        [10, 10, 10],
+        [5],
+        actor={"potential_threshold": 4, "criticals": before, "bank_limit": limit},
+    )
+    assert outcome["result"] == "clear"
+    assert outcome["criticals"]["banked"] == banked
+    assert outcome["criticals"]["after"] == before + banked
+    assert outcome["criticals"]["bank_limit"] == limit
+    assert told in outcome["explanation"]
+
+
+def test_per4_tie_broken_in_the_actors_favour_is_a_clear_success_without_criticals():
     outcome = challenge([10, 6], [9, 4], actor={"attribute": 2}, reactor={"attribute": 3})
-    assert outcome["result"] == "glancing"
+    assert outcome["result"] == "clear" and outcome["dice_result"] == "clear"
+    assert outcome["decided_by"] == "yielding"
     assert outcome["criticals"]["banked"] == 0
+    assert outcome["development_marked"] is True
+    assert outcome["headline"] == "Clear success — won by yielding with a nat-10"
+    assert (
+        "Mara rolled 1 nat-10, so winning by yielding is a clear success, but it banks no "
+        "criticals." in outcome["explanation"]
+    )
+
+
+def test_per4_a_nat_ten_and_an_opponent_out_of_dice_is_a_clear_success_without_criticals():
+    outcome = challenge([10, 5], [9], reactor={"attribute": 1})
+    assert outcome["decided_by"] == "out_of_dice"
+    assert outcome["result"] == "clear" and outcome["criticals"]["banked"] == 0
+    fixed = challenge([10, 5], difficulty=10)
+    assert fixed["result"] == "clear" and fixed["criticals"]["banked"] == 0
+    without = challenge([9, 5], difficulty=9)
+    assert without["result"] == "glancing"
 
 
 def test_per4_tie_not_broken_is_a_glancing_success():
@@ -354,8 +413,17 @@ def test_per6_critical_spent_before_rolling_succeeds_without_dice():
     assert outcome["decided_by"] == "automatic_success"
     assert outcome["criticals"]["after"] == 1
     assert outcome["headline"] == "Clear success — bought with a critical"
+    assert outcome["success"] is True and outcome["development_marked"] is False
+    assert "not marked toward development" in outcome["explanation"]
     with pytest.raises(FaceError):
         resolve(personae.CHALLENGE, request, [5])
+
+
+def test_per3_per6_an_automatic_success_is_not_marked_even_with_assistants():
+    outcome = challenge(
+        [], [], actor={"skill": 2, "criticals": 1}, spend_critical="before_roll", assistants=["Bo"]
+    )
+    assert outcome["result"] == "clear" and outcome["development_marked"] is False
 
 
 def test_per6_critical_kept_for_after_the_ties_steers_a_failure_to_glancing():
@@ -383,6 +451,7 @@ def test_per6_spend_critical_action_before_rolling_and_after_ties():
     base = {"name": "Mara", "potential_threshold": 3, "criticals": 2}
     automatic = resolve(personae.SPEND_CRITICAL, base | {"use": "automatic_success"})
     assert (automatic["result"], automatic["criticals"]["after"]) == ("clear", 1)
+    assert automatic["development_marked"] is False
     steered = resolve(personae.SPEND_CRITICAL, base | {"use": "steer_failure", "result": "failure"})
     assert steered["result"] == "glancing"
     assert steered["headline"] == "Glancing success — steered by a critical"
@@ -416,12 +485,21 @@ def test_per6_give_critical_moves_criticals_between_banks():
     ("giver", "receiver", "message"),
     [
         ({"criticals": 1}, {}, "Mara has only 1 critical to give"),
-        ({}, {"criticals": 3}, "Bo can hold only 0 more"),
+        (
+            {},
+            {"criticals": 2, "bank_limit": 3},
+            r"Bo can hold only 1 more \(the campaign's bank limit of 3\); give fewer",
+        ),
+        ({}, {"criticals": 5, "bank_limit": 3}, "Bo can hold only 0 more"),
+        ({}, {"criticals": 98}, r"Bo can hold only 1 more \(the most a sheet records \(99\)\)"),
         ({}, {"name": "mara"}, "cannot give criticals to themself"),
+        ({"criticals": 1, "bank_limit": 0}, {}, "Mara has only 1 critical to give"),
     ],
-    ids=["too-few", "receiver-full", "self"],
+    ids=["too-few", "receiver-limit", "receiver-over-limit", "sheet", "self", "giver-limit"],
 )
-def test_per6_decision_give_critical_respects_banks_and_the_receivers_cap(giver, receiver, message):
+def test_per6_decision_give_critical_respects_banks_and_the_receivers_limit(
+    giver, receiver, message
+):
     request = {
         "giver": {"name": "Mara", "potential_threshold": 3, "criticals": 3} | giver,
         "receiver": {"name": "Bo", "potential_threshold": 3, "criticals": 1} | receiver,
@@ -431,9 +509,49 @@ def test_per6_decision_give_critical_respects_banks_and_the_receivers_cap(giver,
         resolve(personae.GIVE_CRITICAL, request)
 
 
-def test_per6_decision_a_bank_never_holds_more_than_the_potential_threshold():
-    with pytest.raises(InvalidRequest, match="a bank holds at most the Potential Threshold"):
-        challenge([5], [5], actor={"potential_threshold": 2, "criticals": 3})
+def test_per6_gifts_go_past_the_threshold_and_up_to_the_receivers_bank_limit():
+    outcome = resolve(
+        personae.GIVE_CRITICAL,
+        {
+            "giver": {"name": "Mara", "potential_threshold": 2, "criticals": 6},
+            "receiver": {"name": "Bo", "potential_threshold": 2, "criticals": 2, "bank_limit": 6},
+            "count": 4,
+        },
+    )
+    assert outcome["giver"]["after"] == 2
+    assert outcome["receiver"] == {
+        "name": "Bo",
+        "before": 2,
+        "after": 6,
+        "potential_threshold": 2,
+        "bank_limit": 6,
+    }
+    assert outcome["explanation"].endswith("Bo's bank 2 → 6 of 6.")
+
+
+def test_per6_a_character_holding_more_than_the_threshold_or_limit_is_never_refused():
+    actor = {"potential_threshold": 2, "criticals": 6, "bank_limit": 4}
+    assert challenge([5], [3], actor=actor)["criticals"]["after"] == 6
+    spent = challenge([3], [5], actor=actor, spend_critical="if_failed")
+    assert spent["result"] == "glancing" and spent["criticals"]["after"] == 5
+    spend = resolve(
+        personae.SPEND_CRITICAL,
+        {**actor, "use": "trait_or_benefit", "note": "Riposte"},
+    )
+    assert spend["criticals"]["after"] == 5
+    gift = resolve(
+        personae.GIVE_CRITICAL,
+        {
+            "giver": {"name": "Mara", **actor},
+            "receiver": {"name": "Bo", **actor, "criticals": 0},
+            "count": 4,
+        },
+    )
+    assert (gift["giver"]["after"], gift["receiver"]["after"]) == (2, 4)
+    with pytest.raises(InvalidRequest, match="between 0 and 99"):
+        challenge([5], [5], actor={"criticals": 100})
+    with pytest.raises(InvalidRequest, match="Mara's bank limit must be between 0 and 99"):
+        challenge([5], [5], actor={"bank_limit": -1})
 
 
 # --- PER-7 Assisting --------------------------------------------------------------------------
@@ -635,6 +753,166 @@ def test_every_personae_mechanic_is_named_in_code_and_in_a_test():
         assert re.search(rf"\b{mechanic.id.replace('-', '')}-", test_names), mechanic.id
 
 
+# --- Review checks, PER-1 … PER-9 -------------------------------------------------------------
+
+
+def per_challenge(actor, reactor, faces, **request):
+    """actor = (skill, attribute, threshold, criticals); reactor = (skill, attribute) or a number."""
+    skill, attribute, threshold, criticals = actor
+    req = {
+        "actor": {
+            "skill": skill,
+            "attribute": attribute,
+            "potential_threshold": threshold,
+            "criticals": criticals,
+        },
+        "goal": "Strike the cultist",
+        **request,
+    }
+    if isinstance(reactor, int):
+        req["difficulty"] = reactor
+    else:
+        req["reactor"] = {"skill": reactor[0], "attribute": reactor[1]}
+    return resolve(personae.ACTIONS["challenge"], req, faces)
+
+
+def test_per1_attribute_and_modifiers_add_to_the_highest_die():
+    out = per_challenge((3, 2, 3, 0), (2, 4), [2, 8, 5, 7, 1])  # 8+2=10 vs 7+4=11
+    assert out["comparisons"][0]["actor_total"] == 10
+    assert out["comparisons"][0]["reactor_total"] == 11
+    assert out["result"] == "failure"
+
+
+def test_per2_ties_yield_to_the_next_die():
+    assert per_challenge((2, 3, 3, 0), (2, 3), [8, 6, 8, 5])["result"] == "glancing"
+    assert per_challenge((2, 3, 3, 0), (2, 3), [8, 5, 8, 6])["result"] == "failure"
+    # 3 dice against 2, two ties: the side with a die left wins
+    out = per_challenge((3, 0, 3, 0), (2, 0), [8, 6, 2, 8, 6])
+    assert out["result"] == "glancing" and out["decided_by"] == "out_of_dice"
+    out = per_challenge((1, 0, 3, 0), (2, 0), [8, 8, 6])
+    assert out["result"] == "failure" and out["decided_by"] == "out_of_dice"
+
+
+def test_per2_both_out_of_dice_leaves_the_tie_unbroken():
+    out = per_challenge((2, 3, 3, 0), (2, 3), [8, 6, 8, 6])
+    assert out["decided_by"] == "unbroken_tie" and out["result"] == "failure"
+
+
+def test_per3_only_first_comparison_wins_are_clear_and_marked():
+    clear = per_challenge((2, 3, 3, 0), (2, 3), [8, 5, 7, 6])
+    assert clear["result"] == "clear" and clear["development_marked"] is True
+    glancing = per_challenge((2, 3, 3, 0), (2, 3), [8, 6, 8, 5])
+    assert glancing["result"] == "glancing" and glancing["development_marked"] is False
+
+
+def test_per4_actor_nat10_cannot_fail_outright():
+    # a plain loss
+    assert per_challenge((2, 0, 3, 0), (2, 3), [10, 2, 9, 8])["result"] == "glancing"
+    # a tie broken against the actor by running out of dice
+    out = per_challenge((1, 0, 3, 0), (2, 1), [10, 9, 6])
+    assert out["decided_by"] == "out_of_dice" and out["result"] == "glancing"
+    # an unbroken tie
+    out = per_challenge((2, 1, 3, 0), (2, 2), [10, 6, 9, 5])
+    assert out["decided_by"] == "unbroken_tie" and out["result"] == "glancing"
+
+
+def test_per4_clear_success_banks_one_critical_per_nat10():
+    out = per_challenge((3, 0, 3, 0), (1, 0), [10, 10, 4, 5])
+    assert out["result"] == "clear" and out["criticals"]["banked"] == 2
+    # winning by yielding with a nat-10 is a clear success without criticals, and marked
+    out = per_challenge((2, 1, 3, 0), (2, 2), [10, 7, 9, 5])
+    assert out["success"] is True and out["criticals"]["banked"] == 0
+    assert out["result"] == "clear" and out["development_marked"] is True
+
+
+def test_per4_banking_is_capped_per_roll_by_the_threshold_not_by_the_bank():
+    """PER-4: a clear success banks one critical per nat-10 "(at most the Potential
+    Threshold)"; PER-6: "The campaign sets how many can be kept". Two nat-10s with a
+    threshold of 3 bank 2, whatever the bank already holds."""
+    out = per_challenge((2, 0, 3, 2), (1, 0), [10, 10, 4])
+    assert out["result"] == "clear"
+    assert out["criticals"]["banked"] == 2
+
+
+def test_per6_campaign_sets_how_many_criticals_are_kept():
+    """PER-6: how many criticals can be kept is the campaign's call, so a character holding
+    more criticals than their Potential Threshold is a legal state, never refused."""
+    out = per_challenge((1, 0, 3, 4), (1, 0), [7, 3])
+    assert out["criticals"]["before"] == 4
+
+
+def test_per4_reactor_nat10_overrides_the_actors_save():
+    out = per_challenge((2, 0, 3, 0), (2, 0), [10, 5, 10, 4])
+    assert out["result"] == "failure" and out["criticals"]["banked"] == 0
+
+
+def test_per5_reactor_nat10_makes_the_actor_fail_on_a_tie():
+    out = per_challenge((2, 1, 3, 0), (2, 0), [9, 8, 10, 2])  # 10 vs 10, actor could yield 9
+    assert out["result"] == "failure"
+    won = per_challenge((2, 2, 3, 0), (2, 0), [9, 3, 10, 2])
+    assert won["result"] == "clear"
+    assert won["criticals"]["banked"] == 0  # the reactor's nat-10 never banks
+
+
+def test_per6_criticals_steer_failure_to_glancing_only():
+    out = per_challenge((1, 0, 3, 1), (2, 0), [3, 9, 2], spend_critical="if_failed")
+    assert out["result"] == "glancing" and out["criticals"]["after"] == 0
+    kept = per_challenge((1, 0, 3, 1), (2, 0), [9, 3, 2], spend_critical="if_failed")
+    assert kept["result"] == "clear" and kept["criticals"]["spent"] == 0
+    with pytest.raises(RulesError):
+        resolve(
+            personae.ACTIONS["spend_critical"],
+            {
+                "potential_threshold": 3,
+                "criticals": 1,
+                "use": "steer_failure",
+                "result": "glancing",
+            },
+        )
+    before = per_challenge((1, 0, 3, 1), (2, 0), [], spend_critical="before_roll")
+    assert before["success"] is True and before["criticals"]["after"] == 0
+    assert before["development_marked"] is False  # PER-3: no roll was won
+
+
+def test_per7_each_assistant_steers_one_step():
+    one = per_challenge((1, 0, 3, 0), (2, 0), [3, 9, 2], assistants=["Bo"])
+    assert one["result"] == "glancing"
+    two = per_challenge((1, 0, 3, 0), (2, 0), [3, 9, 2], assistants=["Bo", "Cy"])
+    assert two["result"] == "clear"
+    with pytest.raises(RulesError):
+        per_challenge((1, 0, 3, 0), (2, 0), [3, 9, 2], assistants=["Bo", "bo"])
+
+
+def test_per8_concerted_effort_cap_attribute_and_hits():
+    request = {
+        "coordinator": {"name": "Mara", "skill": 3, "attribute": 4, "potential_threshold": 3},
+        "contributors": [
+            {"name": "Bo", "rating": 2, "potential_threshold": 3},
+            {"name": "Cy", "rating": 1, "potential_threshold": 4},
+        ],
+        "reactor": {"name": "Cultist", "skill": 2, "attribute": 3},
+        "attack": True,
+        "goal": "Drive them back",
+    }
+    out = resolve(personae.ACTIONS["concerted_effort"], request, [7, 9, 2, 4, 1, 8, 5])
+    # 6 dice pooled; average threshold 10/3 = 3.33 + 2 -> no more than 5 dice
+    assert out["concerted"]["dice_rolled"] == 5
+    assert out["comparisons"][0]["actor_total"] == 9 + 4
+    assert out["hits"] == 3
+    with pytest.raises(RulesError):
+        resolve(personae.ACTIONS["concerted_effort"], {**request, "used_this_scene": True}, [])
+
+
+def test_per9_goal_is_stated_and_extension_recorded():
+    with pytest.raises(RulesError):
+        per_challenge((1, 0, 3, 0), (1, 0), [5, 4], goal="  ")
+    out = resolve(
+        personae.ACTIONS["extend_challenge"],
+        {"goal": "Strike", "extended": True, "next_goal": "Arrest him"},
+    )
+    assert out["extended"] is True and out["next_goal"] == "Arrest him"
+
+
 # --- Invariants and fuzzing -------------------------------------------------------------------
 
 
@@ -662,7 +940,8 @@ def dice_count(side):
 @st.composite
 def rolled_challenges(draw):
     actor = draw(side_strategy(banks=True))
-    actor["criticals"] = draw(st.integers(0, actor["potential_threshold"]))
+    actor["criticals"] = draw(st.integers(0, 12))
+    actor["bank_limit"] = draw(st.none() | st.integers(0, 10))
     reactor = draw(side_strategy(banks=False))
     actor_faces = draw(
         st.lists(st.integers(1, 10), min_size=dice_count(actor), max_size=dice_count(actor))
@@ -700,7 +979,15 @@ def test_per3_per4_per6_per7_outcome_invariants(case):
     outcome = resolve(personae.CHALLENGE, request, actor_faces + reactor_faces)
     criticals = outcome["criticals"]
     grades = personae.GRADES
-    assert 0 <= criticals["after"] <= criticals["potential_threshold"]
+    assert (
+        0
+        <= criticals["banked"]
+        <= min(outcome["nat_tens"]["actor"], criticals["potential_threshold"])
+    )
+    assert criticals["after"] == criticals["before"] + criticals["banked"] - criticals["spent"]
+    limit = criticals["bank_limit"]
+    if limit is not None and criticals["banked"]:
+        assert criticals["before"] + criticals["banked"] <= limit
     if criticals["banked"]:
         assert outcome["dice_result"] == "clear" and outcome["decided_by"] == "first_comparison"
     assert grades.index(outcome["result"]) >= grades.index(outcome["dice_result"])
@@ -755,7 +1042,9 @@ def random_side(rng, name, *, banks):
     }
     if banks:
         side["potential_threshold"] = rng.randint(1, 10)
-        side["criticals"] = rng.randint(0, side["potential_threshold"])
+        side["criticals"] = rng.randint(0, 12)
+        if rng.random() < 0.5:
+            side["bank_limit"] = rng.randint(0, 12)
     return side
 
 
@@ -808,6 +1097,8 @@ def random_gift(rng, action):
     receiver = random_bank_holder(rng, "Bo")
     while receiver["criticals"] == receiver["potential_threshold"]:
         receiver = random_bank_holder(rng, "Bo")
+    if rng.random() < 0.5:
+        receiver["bank_limit"] = receiver["potential_threshold"]
     most = min(giver["criticals"], receiver["potential_threshold"] - receiver["criticals"])
     return {"giver": giver, "receiver": receiver, "count": rng.randint(1, most)}
 

@@ -721,9 +721,20 @@ def test_uni13_chase_lead(lead, faces, new_lead, status):
     assert (outcome["lead"], outcome["status"], outcome["turn"]) == (new_lead, status, 5)
 
 
-@pytest.mark.parametrize("lead", [0, 5, -1, True, "3"])
-def test_uni13_a_finished_chase_cannot_go_on(lead):
-    with pytest.raises(RulesError):
+@pytest.mark.parametrize(
+    ("lead", "message"),
+    [
+        (0, "the chase is already over: at a lead of 0 the runner is caught"),
+        (-1, "the chase is already over: at a lead of −1 the runner is caught"),
+        (5, r"the chase is already over: at a lead of \+5 the runner has escaped"),
+        (7, "the runner has escaped"),
+        (True, "whole number"),
+        ("3", "whole number"),
+        (None, "whole number"),
+    ],
+)
+def test_uni13_a_finished_chase_cannot_go_on(lead, message):
+    with pytest.raises(RulesError, match=message):
         run("chase", chase(lead), [5, 5])
 
 
@@ -846,6 +857,421 @@ def assert_outcome_shape(action, outcome: dict, faces: list[int]) -> None:
         assert all(entry["die"] == "d10" and entry["role"] for entry in outcome["dice"])
     else:
         assert "dice" not in outcome
+
+
+# ---------------------------------------------------------------------------
+# Refusals players read (UNI-2, UNI-4, UNI-5, UNI-10, UNI-13, UNI-14)
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (attribute_test(3, skill=4), "a Simple Test adds no skill"),
+        (attribute_test(3, skill=0), "a Simple Test adds no skill"),
+        (
+            attribute_test(3, "difficult_test", skill_name="Sports"),
+            "a Difficult Test adds no skill",
+        ),
+        (
+            attribute_test(3, unskilled_penalty=-3),
+            "an unskilled penalty only applies to a Task at skill 0, not to a Simple Test",
+        ),
+        (
+            attribute_test(3, "difficult_test", complex=True),
+            "complex work .* only applies to a Task, not to a Difficult Test",
+        ),
+        (
+            {"kind": "two_attributes", "attribute": 2, "second_attribute": 2, "skill": 1},
+            "a roll of two attributes adds no skill",
+        ),
+        (task(2, 2, second_attribute=3), "a Task uses one attribute"),
+        (attribute_test(2, second_attribute_name="Dexterity"), "a Simple Test uses one attribute"),
+    ],
+)
+def test_uni2_fields_of_another_kind_of_roll_are_refused_not_dropped(request_, message):
+    with pytest.raises(RulesError, match=message):
+        run("task", request_, [5])
+
+
+def test_uni2_unset_fields_of_another_kind_are_not_a_refusal():
+    unset = {"skill": None, "skill_name": " ", "unskilled_penalty": 0, "complex": False}
+    assert run("task", attribute_test(3, **unset), [5])["total"] == 11
+    assert run("task", task(3, 2, second_attribute=None), [5])["total"] == 10
+
+
+def test_uni2_uni5_sides_name_themselves_in_refusals():
+    with pytest.raises(RulesError, match="^Defender: a Simple Test adds no skill"):
+        run("resisted", {"attacker": task(), "defender": attribute_test(3, skill=2)}, [5, 5])
+    with pytest.raises(RulesError, match="^Runner: an unskilled penalty"):
+        run("chase", chase(2, runner=attribute_test(2, unskilled_penalty=-1)), [5, 5])
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"attacker": task()}, "^the defender is required$"),
+        ({"defender": task()}, "^the attacker is required$"),
+        ({"attacker": None, "defender": task()}, "^the attacker is required$"),
+    ],
+)
+def test_uni5_a_missing_side_is_required(request_, message):
+    with pytest.raises(RulesError, match=message):
+        run("resisted", request_, [5, 5])
+
+
+def test_uni10_uni13_missing_rollers_are_required():
+    with pytest.raises(RulesError, match="^the leader is required$"):
+        run("working_together", {"mode": "short", "helpers": [task()]}, [5, 5])
+    with pytest.raises(RulesError, match="^Helper 1 is required$"):
+        run("working_together", {"mode": "short", "leader": task(), "helpers": [None]}, [5, 5])
+    with pytest.raises(RulesError, match="^the chaser is required$"):
+        run("chase", {"lead": 2, "runner": task()}, [5, 5])
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"attacker": task(), "defender": score(12), "even_contest": True},
+        {"attacker": score(12), "defender": task(), "even_contest": True},
+    ],
+)
+def test_uni5_an_even_contest_against_a_fixed_score_is_refused(request_):
+    with pytest.raises(RulesError, match="an even contest needs both sides to roll"):
+        run("resisted", request_, [5])
+
+
+def test_uni4_preset_choices_are_listed_by_their_names_and_accepted_by_name():
+    with pytest.raises(RulesError) as refused:
+        run("task", task(2, 2, difficulty="impossible"), [5])
+    assert str(refused.value) == (
+        "the difficulty must be one of: Easy (+5 or more), Moderate (+3 to +4), "
+        "Average (+1 to +2), Challenging (no modifier), Difficult (−1 to −2), "
+        "Very Difficult (−3 to −5), Heroic (−6 to −9), Inhuman (−10 or worse)"
+    )
+    by_name = run("task", task(2, 2, difficulty="Very Difficult", difficulty_modifier=-4), [5])
+    assert by_name["total"] == 5
+    with pytest.raises(RulesError, match="the modifier for Very Difficult is −3 to −5, so −6"):
+        run("task", task(2, 2, difficulty="very_difficult", difficulty_modifier=-6), [5])
+    assert (
+        "very_difficult: Very Difficult (−3 to −5)" in ACTIONS["task"].schema["difficulty"]["help"]
+    )
+
+
+def test_uni14_a_null_roll_or_score_is_left_out():
+    outcome = run("jump", {"strength": 5, "jump": "long", "acrobatics": None, "combat_score": None})
+    assert outcome["distance"] == 5 and outcome["acrobatics"] is None
+
+
+# ---------------------------------------------------------------------------
+# Review checks, UNI-1 … UNI-14
+
+
+def uni_task(faces, **request):
+    return resolve(ACTIONS["task"], request, faces)
+
+
+def test_uni1_success_is_nine_or_more_at_the_boundary():
+    assert uni_task([3], attribute=3, skill=2)["success"] is False  # 8
+    assert uni_task([4], attribute=3, skill=2)["success"] is True  # 9
+
+
+def test_uni2_roll_kinds():
+    assert uni_task([5], kind="simple_test", attribute=3)["total"] == 11
+    assert uni_task([5], kind="difficult_test", attribute=3)["total"] == 8
+    assert uni_task([5], kind="two_attributes", attribute=3, second_attribute=2)["total"] == 10
+    capped = uni_task([9], attribute=3, skill=0, complex=True, modifier=3)  # 15
+    assert capped["total"] == 15 and capped["levels"] == 2
+
+
+def test_uni2_an_unskilled_penalty_or_skill_is_never_silently_dropped():
+    """A Simple Test given an unskilled penalty (or a skill) must not resolve as if the
+    field were not there: a task with a skill and a penalty is refused, and a test is
+    refused the same way rather than ignoring the number."""
+    for extra in ({"unskilled_penalty": -3}, {"skill": 4}):
+        try:
+            out = uni_task([5], kind="simple_test", attribute=3, **extra)
+        except RulesError:
+            continue
+        assert out["total"] != 11, f"{extra} was silently ignored"
+
+
+def test_uni3_level_boundaries():
+    table = {
+        8: 0,
+        9: 1,
+        10: 1,
+        11: 2,
+        12: 2,
+        13: 3,
+        14: 3,
+        15: 4,
+        16: 4,
+        17: 5,
+        20: 5,
+        21: 6,
+        23: 6,
+        24: 7,
+        26: 7,
+        27: 8,
+        29: 8,
+        30: 9,
+        32: 9,
+        33: 10,
+        35: 10,
+        36: 11,
+        38: 11,
+        39: 12,
+        -4: 0,
+    }
+    for total, levels in table.items():
+        assert uni.success_levels(total) == levels, total
+
+
+def test_uni4_named_modifier_presets():
+    assert uni_task([5], attribute=2, skill=2, difficulty="easy")["total"] == 14
+    assert (
+        uni_task([5], attribute=2, skill=2, difficulty="moderate", difficulty_modifier=4)["total"]
+        == 13
+    )
+    assert (
+        uni_task([5], attribute=2, skill=2, difficulty="very_difficult", difficulty_modifier=-5)[
+            "total"
+        ]
+        == 4
+    )
+    assert (
+        uni_task([5], attribute=2, skill=2, difficulty="inhuman", difficulty_modifier=-12)["total"]
+        == -3
+    )
+    with pytest.raises(RulesError):
+        uni_task([5], attribute=2, skill=2, difficulty="difficult", difficulty_modifier=-3)
+
+
+def test_uni5_resisted_action_ties_and_failures():
+    side = {"attribute": 3, "skill": 2}
+    equal = resolve(ACTIONS["resisted"], {"attacker": side, "defender": side}, [5, 5])
+    assert equal["result"] == "defender wins"
+    even = resolve(
+        ACTIONS["resisted"], {"attacker": side, "defender": side, "even_contest": True}, [5, 5]
+    )
+    assert even["result"] == "tie"
+    low = {"attribute": 1, "skill": 1}
+    both = resolve(ACTIONS["resisted"], {"attacker": low, "defender": low}, [4, 5])
+    assert both["result"] == "both fail" and both["fails_more"] == "attacker"
+    seed = resolve(
+        ACTIONS["resisted"],
+        {
+            "attacker": {"kind": "simple_test", "attribute": 4},
+            "defender": {"kind": "simple_test", "attribute": 5},
+        },
+        [1, 3, 7],
+    )
+    assert seed["attacker"]["total"] == 6 and seed["defender"]["total"] == 17
+    assert seed["winner"] == "defender"
+
+
+def test_uni5_fixed_ability_score_beat_acting_tie_defending():
+    cast = {"attribute": 3, "skill": 2}
+    acting = resolve(ACTIONS["resisted"], {"attacker": cast, "defender": {"score": 12}}, [7])
+    assert acting["winner"] == "defender"  # 12 does not beat 12
+    acting = resolve(ACTIONS["resisted"], {"attacker": cast, "defender": {"score": 12}}, [8])
+    assert acting["winner"] == "attacker"
+    defending = resolve(ACTIONS["resisted"], {"attacker": {"score": 14}, "defender": cast}, [9])
+    assert defending["winner"] == "defender"  # 14 ties 14
+
+
+def test_uni6_rule_of_ten():
+    for faces, value in (
+        ([10, 7], 12),
+        ([10, 4], 10),
+        ([10, 5], 10),
+        ([10, 6], 11),
+        ([10, 10, 3], 15),
+        ([10, 10, 10, 7], 22),
+        ([10, 1], 10),
+    ):
+        assert uni_task(faces, kind="difficult_test", attribute=1)["roll"] == value, faces
+    malcolm = uni_task(
+        [10, 10, 3], kind="two_attributes", attribute=1, second_attribute=2, modifier=-5
+    )
+    assert malcolm["total"] == 13 and malcolm["levels"] == 3
+
+
+def test_uni7_rule_of_one():
+    for faces, value in (
+        ([1, 3], -2),
+        ([1, 2], -3),
+        ([1, 4], -1),
+        ([1, 5], 1),
+        ([1, 8], 1),
+        ([1, 10], 1),
+        ([1, 1, 7], -5),
+        ([1, 1, 4], -6),
+        ([1, 1, 1, 3], -12),
+    ):
+        assert uni_task(faces, kind="difficult_test", attribute=1)["roll"] == value, faces
+
+
+def test_uni8_ability_scores_seed_vampire():
+    out = resolve(
+        ACTIONS["ability_scores"],
+        {
+            "strength": 5,
+            "dexterity": 4,
+            "intelligence": 2,
+            "perception": 2,
+            "willpower": 2,
+            "combat_skills": [2],
+            "mental_skills": [2],
+            "bonuses": [{"score": "combat", "name": "grapple", "value": 2}],
+        },
+    )
+    scores = out["scores"]
+    assert (scores["muscle"]["score"], scores["combat"]["score"], scores["brains"]["score"]) == (
+        16,
+        12,
+        10,
+    )
+    assert out["situational"][0]["score"] == 14
+    assert out["situational"][0]["needs"]["defending"] == 14
+    assert scores["brains"]["needs"]["acting"] == 11
+    # averages round down
+    odd = resolve(
+        ACTIONS["ability_scores"],
+        {
+            "strength": 1,
+            "dexterity": 1,
+            "intelligence": 2,
+            "perception": 2,
+            "willpower": 3,
+            "combat_skills": [2, 3],
+            "mental_skills": [1, 2],
+        },
+    )
+    assert odd["scores"]["combat"]["score"] == 1 + 2 + 6
+    assert odd["scores"]["brains"]["score"] == 2 + 1 + 6
+    combat17 = resolve(
+        ACTIONS["ability_scores"],
+        {
+            "strength": 1,
+            "dexterity": 9,
+            "intelligence": 1,
+            "perception": 1,
+            "willpower": 1,
+            "combat_skills": [2],
+        },
+    )
+    assert combat17["scores"]["combat"]["levels"] == 5
+
+
+def test_uni9_damage_and_healing():
+    assert resolve(ACTIONS["damage"], {"base_damage": 5, "attack_total": 17})["damage"] == 10
+    assert resolve(ACTIONS["damage"], {"base_damage": 5, "attack_total": 8})["damage"] == 0
+    healed = resolve(ACTIONS["heal"], {"doctor_total": 13, "life_points": 10})
+    assert healed["healed"] == 3 and healed["life_points"] == 13
+
+
+def test_uni10_working_together():
+    short = resolve(
+        ACTIONS["working_together"],
+        {
+            "mode": "short",
+            "leader": {"attribute": 3, "skill": 3},
+            "helpers": [{"attribute": 4, "skill": 4}, {"attribute": 2, "skill": 0}],
+        },
+        [6, 2, 9],  # helper 14 (3 levels): +3; helper 4 fails: -3; leader 9+6 = 15
+    )
+    assert short["help_bonus"] == 0 and short["total"] == 15 and short["levels"] == 4
+    long = resolve(
+        ACTIONS["working_together"],
+        {
+            "mode": "long",
+            "participants": [{"attribute": 3, "skill": 3}, {"attribute": 1, "skill": 0}],
+        },
+        [6, 2],
+    )
+    assert long["gained"] == 2  # 12 is 2 levels; the failed 3 adds nothing
+    assert long["participants"][1]["success"] is False
+
+
+def test_uni11_lengthy_task_running_sum():
+    out = resolve(ACTIONS["lengthy_task"], {"required_levels": 8, "accumulated": 3, "total": 13})
+    assert out["accumulated"] == 6 and out["remaining"] == 2 and out["complete"] is False
+    out = resolve(ACTIONS["lengthy_task"], {"required_levels": 8, "accumulated": 6, "total": 8})
+    assert out["accumulated"] == 6
+
+
+def test_uni12_panic_table_boundaries():
+    expected = {
+        9: None,
+        8: "Startled",
+        7: "Startled",
+        6: "Freak out",
+        5: "Freak out",
+        4: "Run Away!",
+        3: "Run Away!",
+        2: "Total Terror",
+        0: "Total Terror",
+        -7: "Total Terror",
+    }
+    for total, row in expected.items():
+        got = uni.panic(total)
+        assert (got["result"] if got else None) == row, total
+
+
+def test_uni12_fear_test_modifiers():
+    cordelia = resolve(
+        ACTIONS["fear_test"], {"willpower": 2, "demonic_visage": True, "sudden": True}, [4]
+    )
+    assert cordelia["total"] == 5 and cordelia["panic"]["result"] == "Freak out"
+    hideous = resolve(ACTIONS["fear_test"], {"willpower": 2, "attractiveness": -7}, [3])
+    assert hideous["total"] == 3 + 4 - 3
+    splatter = resolve(ACTIONS["fear_test"], {"willpower": 2, "splatter": 4}, [3])
+    assert splatter["total"] == 3
+    familiar = resolve(
+        ACTIONS["fear_test"], {"willpower": 2, "splatter": 4, "sudden": True, "familiar": True}, [3]
+    )
+    assert familiar["total"] == 7 and familiar["panic"]["result"] == "Startled"
+
+
+def test_uni13_movement_and_chase():
+    move = resolve(ACTIONS["movement"], {"dexterity": 2, "constitution": 3})
+    assert (move["yards_per_second"], move["yards_per_turn"], move["mph"]) == (5, 25, 10)
+    runner = {"kind": "simple_test", "attribute": 2}
+    escaped = resolve(ACTIONS["chase"], {"lead": 4, "runner": runner, "chaser": runner}, [9, 3])
+    assert escaped["lead"] == 5 and escaped["status"] == "escaped"
+    caught = resolve(ACTIONS["chase"], {"lead": 1, "runner": runner, "chaser": runner}, [3, 9])
+    assert caught["lead"] == 0 and caught["status"] == "caught"
+
+
+def test_uni14_jump_table_rows_and_the_acrobatics_bonus():
+    table = {
+        1: (1, 2),
+        2: (1, 2),
+        3: (2, 3),
+        4: (4, 5),
+        5: (4, 5),
+        6: (5, 6),
+        7: (7, 8),
+        8: (7, 8),
+        9: (10, 10),
+        10: (10, 10),
+        11: (12, 11),
+        13: (16, 13),
+    }
+    for strength, distances in table.items():
+        assert uni.jump_distances(strength) == distances, strength
+    out = resolve(
+        ACTIONS["jump"],
+        {
+            "strength": 5,
+            "jump": "long",
+            "running_start": True,
+            "acrobatics": {"attribute": 4, "skill": 2},
+        },
+        [5],  # 11: 2 levels
+    )
+    assert out["distance"] == 10 + 2
 
 
 # ---------------------------------------------------------------------------
