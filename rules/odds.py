@@ -107,8 +107,9 @@ DECISIONS: dict[str, list[str]] = {
         "moves (CTX-3) come after the roll and are left out.",
     ],
     "CTX-4": [
-        "Decision (odds): a botch fails whatever the total; a botch in the GM's pool does "
-        "not change the difficulty it sets.",
+        "Decision (odds): a player's botch fails whatever the total; a GM pool that "
+        "botches is an automatic failure of the opposition, so any roll that is not "
+        "itself a botch beats it.",
     ],
     "CTX-6": [
         "Decision (odds): the Big Hero Die stays outside the split and joins the Total "

@@ -538,19 +538,38 @@ def slots_success_chance(
 
 
 def gm_pool_totals(gm_pool: Iterable[object]) -> Distribution[int]:
-    """CTX-1: a GM pool's difficulty, its two highest values (a GM botch does not
-    change it; players may buy it, rules/cortex_slots.py)."""
+    """CTX-1: a GM pool's difficulty, its two highest values, botches included."""
+    return results(_gm_pool_outcomes(gm_pool))
+
+
+def _gm_pool_outcomes(gm_pool: Iterable[object]) -> Distribution:
     dice = _dice(gm_pool, allow_compound=True, what="GM pool")
     if not dice:
         raise InvalidRequest("the GM pool needs at least one die")
-    return results(_slots_distribution(dice))
+    return _slots_distribution(dice)
 
 
 def slots_beats_gm_chance(
     pool: Iterable[object], gm_pool: Iterable[object], *, big_hero: object = None
 ) -> Fraction:
-    """CTX-1, CTX-2, CTX-4: P(the player's total beats the GM pool's and is no botch)."""
-    return chance_to_beat(_unbotched_totals(pool, big_hero), gm_pool_totals(gm_pool))
+    """CTX-1, CTX-2, CTX-4: P(the player's roll, not a botch, beats the GM pool).
+
+    A GM pool that botches is an automatic failure of the opposition (CTX-4, "the
+    same works the other way round"), so then any roll that is not itself a botch
+    succeeds, as rules/cortex_slots.py resolves it.
+    """
+    player = _unbotched_totals(pool, big_hero)
+    gm = _gm_pool_outcomes(gm_pool)
+    standing: dict[int, int] = {}
+    gm_botches = 0
+    for (total, _, botch), ways in gm.weights.items():
+        if botch:
+            gm_botches += ways
+        else:
+            standing[total] = standing.get(total, 0) + ways
+    beats_standing = chance_to_beat(player, Distribution(standing, gm.total))
+    player_unbotched = Fraction(sum(player.weights.values()), player.total)
+    return beats_standing + player_unbotched * Fraction(gm_botches, gm.total)
 
 
 def hitch_odds(pool: Iterable[object]) -> OnesOdds:

@@ -98,12 +98,19 @@ def reference_slots(entries: Sequence[Entry], faces: Sequence[int]) -> tuple[int
 
 def reference_gm_total(entries: Sequence[Entry], faces: Sequence[int]) -> int:
     """CTX-1: a GM pool's difficulty, its two highest values."""
+    return reference_gm_roll(entries, faces)[0]
+
+
+def reference_gm_roll(entries: Sequence[Entry], faces: Sequence[int]) -> tuple[int, bool]:
+    """CTX-1, CTX-4: a GM pool's difficulty and whether it botched (three or more 1s)."""
     values = []
+    hitches = 0
     it = iter(faces)
     for _, plus in entries:
         face = next(it)
+        hitches += face == 1
         values.append((0 if face == 1 else face) + (next(it) if plus else 0))
-    return sum(sorted(values, reverse=True)[:2])
+    return sum(sorted(values, reverse=True)[:2]), hitches >= 3
 
 
 def reference_challenge(
@@ -390,17 +397,25 @@ def test_slots_success_and_big_hero_die_match_brute_force(slots_brute):
 
 
 def test_slots_against_gm_pool_matches_brute_force(slots_brute):
-    """CTX-1, CTX-2, CTX-4: beating a rolled GM pool (two highest values), no botch."""
-    gm_entries: list[tuple[Entry, ...]] = [((8, None), (6, None), (6, None)), ((12, 4), (4, None))]
+    """CTX-1, CTX-2, CTX-4: beating a rolled GM pool (two highest values) without a
+    botch; a GM pool that botches is an automatic failure of the opposition."""
+    gm_entries: list[tuple[Entry, ...]] = [
+        ((4, None), (4, None), (6, None)),
+        ((8, None), (6, None), (6, None)),
+        ((12, 4), (4, None)),
+    ]
     for gm in gm_entries:
-        gm_counts = counts(entry_faces(gm), lambda faces, gm=gm: reference_gm_total(gm, faces))
+        gm_rolls = counts(entry_faces(gm), lambda faces, gm=gm: reference_gm_roll(gm, faces))
+        gm_counts = Counter()
+        for (difficulty, _), m in gm_rolls.items():
+            gm_counts[difficulty] += m
         assert nonzero(odds.gm_pool_totals(as_dice(gm))) == dict(gm_counts)
         for entries, expected in list(slots_brute.items())[::9]:
             wins = sum(
                 n * m
                 for (total, _, botch), n in expected.items()
-                for difficulty, m in gm_counts.items()
-                if total > difficulty and not botch
+                for (difficulty, gm_botch), m in gm_rolls.items()
+                if not botch and (gm_botch or total > difficulty)
             )
             rolls = sum(expected.values()) * sum(gm_counts.values())
             assert odds.slots_beats_gm_chance(as_dice(entries), as_dice(gm)) == Fraction(

@@ -64,7 +64,9 @@ def test_rules_package_never_imports_django():
 
 @pytest.mark.parametrize("mechanic", mechanics.MECHANICS, ids=lambda m: m.id)
 def test_every_mechanic_is_named_by_the_code_that_implements_it(mechanic):
-    code_docs = "\n".join(_docstrings(p) for p in RULES_DIR.glob("*.py") if p.name != "mechanics.py")
+    code_docs = "\n".join(
+        _docstrings(p) for p in RULES_DIR.glob("*.py") if p.name != "mechanics.py"
+    )
     assert _mentions(code_docs, mechanic.id), f"no docstring in rules/ names {mechanic.id}"
 
 
@@ -76,7 +78,13 @@ def test_every_mechanic_is_named_by_a_test(mechanic):
 def test_registry_has_the_five_systems_with_their_mechanics():
     assert list(SYSTEMS) == ["serenity", "cortex_slots", "smallville", "personae", "unisystem"]
     counts = {slug: len(game.mechanics) for slug, game in SYSTEMS.items()}
-    assert counts == {"serenity": 11, "cortex_slots": 9, "smallville": 10, "personae": 9, "unisystem": 14}
+    assert counts == {
+        "serenity": 11,
+        "cortex_slots": 9,
+        "smallville": 10,
+        "personae": 9,
+        "unisystem": 14,
+    }
     for slug, game in SYSTEMS.items():
         assert game.name == mechanics.SYSTEM_NAMES[slug]
         assert game.sheet_template.groups, slug
