@@ -35,9 +35,14 @@ class Sheet(models.Model):
         blank=True,
         help_text="For GM characters: boss, plot or mob (Cortex); guest_star or adversary (Unisystem).",
     )
-    hidden = models.BooleanField(default=False, help_text="Hidden GM characters are seen only by GMs.")
+    hidden = models.BooleanField(
+        default=False, help_text="Hidden GM characters are seen only by GMs."
+    )
     notes = models.TextField(blank=True, max_length=4000)
     overrides = models.JSONField(default=dict, blank=True)
+    version = models.PositiveIntegerField(
+        default=1, help_text="Rises on every change to the sheet's own fields (name, notes, ...)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -102,9 +107,9 @@ class Counter(models.Model):
     @classmethod
     def spend(cls, sheet_id: int, key: str, amount: int) -> bool:
         """Take `amount` if the counter holds that much; False (and no change) otherwise."""
-        updated = cls.objects.filter(
-            Q(sheet_id=sheet_id, key=key, value__gte=amount)
-        ).update(value=F("value") - amount, version=F("version") + 1)
+        updated = cls.objects.filter(Q(sheet_id=sheet_id, key=key, value__gte=amount)).update(
+            value=F("value") - amount, version=F("version") + 1
+        )
         return updated == 1
 
     @classmethod

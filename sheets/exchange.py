@@ -1,0 +1,407 @@
+"""Sheets as JSON: export, and an import as strict as the form (docs/sheet-format.md).
+
+The importer runs every value through sheets.validation, the same cleaners the
+form uses, and collects every problem before refusing, so a file with five
+mistakes is reported once with five lines, and nothing is created.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from campaigns.models import Campaign
+
+from . import validation as v
+from .models import Counter, Sheet, Trait
+
+FORMAT = "rollcall-sheet"
+VERSION = 1
+MAX_BYTES = 256 * 1024
+TOP_LEVEL = (
+    "format",
+    "version",
+    "system",
+    "name",
+    "kind",
+    "npc_kind",
+    "hidden",
+    "notes",
+    "counters",
+    "overrides",
+    "traits",
+)
+TRAIT_KEYS = ("name", "die", "rating", "parent", "link", "flags", "notes")
+
+
+# --------------------------------------------------------------------------- export
+
+
+def export_sheet(sheet: Sheet) -> dict:
+    """The sheet as a JSON-ready dict: groups and counters in the template's order."""
+    system = sheet.campaign.system
+    template = v.template_for(system)
+    traits = list(Trait.objects.filter(sheet=sheet).order_by("position", "pk"))
+    names = {t.pk: t.name for t in traits}
+    counters = {c.key: c.value for c in Counter.objects.filter(sheet=sheet)}
+    doc: dict = {
+        "format": FORMAT,
+        "version": VERSION,
+        "system": system,
+        "name": sheet.name,
+        "kind": sheet.kind,
+    }
+    if sheet.kind == v.KIND_NPC:
+        if sheet.npc_kind:
+            doc["npc_kind"] = sheet.npc_kind
+        doc["hidden"] = sheet.hidden
+    if sheet.notes:
+        doc["notes"] = sheet.notes
+    doc["counters"] = {c.key: counters.get(c.key, c.default) for c in template.counters}
+    if sheet.overrides and v.has_scores(system, sheet.kind, sheet.npc_kind):
+        doc["overrides"] = {k: sheet.overrides[k] for k in v.SCORE_KEYS if k in sheet.overrides}
+    doc["traits"] = {}
+    for group in template.groups:
+        rows = []
+        relation = v.reference_of(group)
+        for t in (t for t in traits if t.group == group.key):
+            row: dict = {"name": t.name}
+            if group.kind in v.DIE_KINDS:
+                row["die"] = v.die_label(t.die, t.plus_die) or None
+            if group.kind == "rating":
+                row["rating"] = t.rating
+            if relation is not None:
+                ref = t.parent_id if relation[0] == "parent" else t.link_id
+                row[relation[0]] = names.get(ref)
+            flags = {f: True for f in v.flags_for(system, group) if (t.flags or {}).get(f)}
+            if flags:
+                row["flags"] = flags
+            if t.notes:
+                row["notes"] = t.notes
+            rows.append(row)
+        doc["traits"][group.key] = rows
+    return doc
+
+
+def export_json(sheet: Sheet) -> str:
+    return json.dumps(export_sheet(sheet), indent=2, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------- import
+
+
+@dataclass
+class CleanTrait:
+    group: str
+    name: str
+    die: int | None
+    plus_die: int | None
+    rating: int | None
+    notes: str
+    flags: dict
+    ref: str | None  # casefolded name of the trait it is filed under / linked to
+
+
+@dataclass
+class CleanSheet:
+    name: str
+    kind: str
+    npc_kind: str
+    hidden: bool
+    notes: str
+    counters: dict[str, int]
+    overrides: dict[str, int]
+    traits: list[CleanTrait] = field(default_factory=list)
+
+
+def parse_json(text: str | bytes) -> object:
+    if isinstance(text, bytes):
+        if len(text) > MAX_BYTES:
+            raise v.SheetProblems(
+                [v.Problem("", f"The file is larger than {MAX_BYTES // 1024} KiB.")]
+            )
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise v.SheetProblems([v.Problem("", "The file is not UTF-8 text.")]) from None
+    if len(text) > MAX_BYTES:
+        raise v.SheetProblems([v.Problem("", f"The text is larger than {MAX_BYTES // 1024} KiB.")])
+    if not text.strip():
+        raise v.SheetProblems([v.Problem("", "Paste a sheet's JSON or choose a file.")])
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise v.SheetProblems(
+            [
+                v.Problem(
+                    "",
+                    f"This is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).",
+                )
+            ]
+        ) from None
+    except RecursionError:
+        raise v.SheetProblems([v.Problem("", "This JSON is nested too deeply.")]) from None
+
+
+def _where(group: str, index: int, name: object) -> str:
+    label = f"traits.{group}[{index}]"
+    if isinstance(name, str) and name.strip():
+        label += f" (“{name.strip()[:40]}”)"
+    return label
+
+
+def check_document(doc: object, system: str, *, may_import_npc: bool) -> CleanSheet:
+    """Validate a whole document; SheetProblems lists every problem found."""
+    problems: list[v.Problem] = []
+
+    def problem(where: str, message: str) -> None:
+        problems.append(v.Problem(where, message))
+
+    if not isinstance(doc, Mapping):
+        raise v.SheetProblems(
+            [v.Problem("", 'A sheet is a JSON object: { "format": "rollcall-sheet", … }.')]
+        )
+    for key in doc:
+        if key not in TOP_LEVEL:
+            problem(
+                str(key)[:40],
+                "Unknown field (see docs/sheet-format.md for the fields a sheet has).",
+            )
+    if doc.get("format") != FORMAT:
+        problem("format", f"Must be “{FORMAT}”.")
+    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
+        problem("version", f"Must be {VERSION} (the only version so far).")
+    if doc.get("system") != system:
+        from rules.registry import SYSTEMS
+
+        shown = (
+            SYSTEMS[doc["system"]].name
+            if doc.get("system") in SYSTEMS
+            else repr(str(doc.get("system"))[:40])
+        )
+        problem(
+            "system", f"This is a sheet for {shown}; this campaign plays {SYSTEMS[system].name}."
+        )
+        raise v.SheetProblems(problems)
+    template = v.template_for(system)
+
+    def clean(where: str, func, *args):
+        try:
+            return func(*args)
+        except v.FieldError as error:
+            problem(where, str(error))
+            return None
+
+    name = clean("name", v.clean_name, doc.get("name"))
+    kind = doc.get("kind", v.KIND_PC)
+    if kind not in (v.KIND_PC, v.KIND_NPC):
+        problem("kind", "Must be “pc” (player character) or “npc” (GM character).")
+        kind = v.KIND_PC
+    if kind == v.KIND_NPC and not may_import_npc:
+        problem("kind", "Only the GM can import GM characters.")
+    npc_kind = clean("npc_kind", v.clean_npc_kind, template, kind, doc.get("npc_kind", "")) or ""
+    hidden = doc.get("hidden", False)
+    if not isinstance(hidden, bool):
+        problem("hidden", "Must be true or false.")
+        hidden = False
+    elif hidden and kind != v.KIND_NPC:
+        problem("hidden", "Only GM characters can be hidden.")
+    notes = clean("notes", v.clean_notes, doc.get("notes", ""), v.MAX_SHEET_NOTES) or ""
+
+    counters = {c.key: c.default for c in template.counters}
+    raw_counters = doc.get("counters", {})
+    if not isinstance(raw_counters, Mapping):
+        problem("counters", 'Must be an object like {"plot_points": 1}.')
+        raw_counters = {}
+    known = {c.key for c in template.counters}
+    for key in raw_counters:
+        if key not in known:
+            problem(
+                f"counters.{str(key)[:40]}",
+                f"This game's sheets have no such counter (only: {', '.join(sorted(known))}).",
+            )
+    parsed = {}
+    for spec in template.counters:
+        if spec.key in raw_counters:
+            value = clean(
+                f"counters.{spec.key}",
+                v.parse_whole_number,
+                raw_counters[spec.key],
+                spec.minimum,
+                spec.maximum,
+            )
+            if value is not None:
+                parsed[spec.key] = value
+    counters.update(parsed)
+    for key in parsed:
+        clean(f"counters.{key}", v.clean_counter, template, system, key, counters[key], counters)
+
+    overrides = (
+        clean("overrides", v.clean_overrides, system, kind, npc_kind, doc.get("overrides", {}))
+        or {}
+    )
+
+    sheet = CleanSheet(
+        name=name or "",
+        kind=kind,
+        npc_kind=npc_kind,
+        hidden=hidden,
+        notes=notes,
+        counters=counters,
+        overrides=overrides,
+    )
+    raw_traits = doc.get("traits", {})
+    if not isinstance(raw_traits, Mapping):
+        problem("traits", "Must be an object mapping each group to a list of traits.")
+        raw_traits = {}
+    groups = {g.key: g for g in template.groups}
+    for key in raw_traits:
+        if key not in groups:
+            problem(
+                f"traits.{str(key)[:40]}",
+                f"This game's sheets have no such group (only: {', '.join(groups)}).",
+            )
+    # Names each group will hold, so references can be checked whatever the order.
+    declared: dict[str, dict[str, str]] = {}
+    for key in groups:
+        rows = raw_traits.get(key, [])
+        if isinstance(rows, list):
+            declared[key] = {
+                " ".join(r["name"].split()).casefold(): r["name"]
+                for r in rows
+                if isinstance(r, Mapping) and isinstance(r.get("name"), str) and r["name"].strip()
+            }
+    for key, group in groups.items():
+        rows = raw_traits.get(key, [])
+        if not isinstance(rows, list):
+            problem(f"traits.{key}", "Must be a list of traits.")
+            continue
+        if len(rows) > group.max_traits:
+            problem(
+                f"traits.{key}",
+                f"A sheet holds at most {group.max_traits} {group.label} (this has {len(rows)}).",
+            )
+            continue
+        relation = v.reference_of(group)
+        choices = declared.get(relation[1], {}) if relation else {}
+        taken: set[str] = set()
+        for index, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                problem(f"traits.{key}[{index}]", 'Must be an object like {"name": …}.')
+                continue
+            where = _where(key, index, row.get("name"))
+            for extra in row:
+                if extra not in TRAIT_KEYS:
+                    problem(f"{where}.{str(extra)[:40]}", "Unknown field for a trait.")
+            raw_flags = row.get("flags", {})
+            if not isinstance(raw_flags, Mapping):
+                problem(f"{where}.flags", 'Must be an object like {"heritage": true}.')
+                raw_flags = {}
+            values, errors = v.clean_trait(
+                system, group, row, choices=choices, taken=taken, flag_values=raw_flags
+            )
+            for fieldname, message in errors.items():
+                problem(f"{where}.{fieldname}", message)
+            if relation is not None:
+                other = "link" if relation[0] == "parent" else "parent"
+                if row.get(other) not in (None, ""):
+                    problem(
+                        f"{where}.{other}", f"{group.label} use “{relation[0]}”, not “{other}”."
+                    )
+            elif row.get("parent") not in (None, "") or row.get("link") not in (None, ""):
+                problem(f"{where}", f"{group.label} are not filed under anything.")
+            if errors:
+                if "name" not in errors:
+                    taken.add(values["name"].casefold())
+                continue
+            taken.add(values["name"].casefold())
+            flags = values["flags"] if raw_flags else v.default_flags(system, group, values["name"])
+            sheet.traits.append(
+                CleanTrait(
+                    group=key,
+                    name=values["name"],
+                    die=values["die"],
+                    plus_die=values["plus_die"],
+                    rating=values["rating"],
+                    notes=values["notes"],
+                    flags=flags,
+                    ref=values.get(relation[0]) if relation else None,
+                )
+            )
+    if problems:
+        raise v.SheetProblems(problems)
+    return sheet
+
+
+@transaction.atomic
+def import_sheet(campaign: Campaign, clean: CleanSheet, *, owner=None) -> Sheet:
+    """Create the sheet a checked document describes (fixed traits it leaves out get defaults)."""
+    template = v.template_for(campaign.system)
+    sheet = Sheet.objects.create(
+        campaign=campaign,
+        name=clean.name,
+        kind=clean.kind,
+        owner=owner if clean.kind == v.KIND_PC else None,
+        npc_kind=clean.npc_kind,
+        hidden=clean.hidden,
+        notes=clean.notes,
+        overrides=clean.overrides,
+    )
+    Counter.objects.bulk_create(
+        [Counter(sheet=sheet, key=key, value=value) for key, value in clean.counters.items()]
+    )
+    by_group: dict[str, list[CleanTrait]] = {}
+    for t in clean.traits:
+        by_group.setdefault(t.group, []).append(t)
+    created: dict[tuple[str, str], Trait] = {}
+    # Groups others refer to first, so every reference has an id to point at.
+    ordered = sorted(template.groups, key=lambda g: v.reference_of(g) is not None)
+    for group in ordered:
+        rows = list(by_group.get(group.key, []))
+        present = {t.name for t in rows}
+        for fixed_name in group.fixed_names:
+            if fixed_name not in present:
+                rows.append(
+                    CleanTrait(
+                        group=group.key,
+                        name=fixed_name,
+                        die=group.default_die if group.kind in v.DIE_KINDS else None,
+                        plus_die=None,
+                        rating=group.default_rating if group.kind == "rating" else None,
+                        notes="",
+                        flags={},
+                        ref=None,
+                    )
+                )
+        if group.fixed_names:
+            order = {name: i for i, name in enumerate(group.fixed_names)}
+            rows.sort(key=lambda t: order.get(t.name, len(order)))
+        relation = v.reference_of(group)
+        objs = []
+        for position, t in enumerate(rows):
+            trait = Trait(
+                sheet=sheet,
+                group=group.key,
+                name=t.name,
+                die=t.die,
+                plus_die=t.plus_die,
+                rating=t.rating,
+                notes=t.notes,
+                flags=t.flags,
+                position=position,
+            )
+            if relation is not None and t.ref is not None:
+                target = created[(relation[1], t.ref)]
+                setattr(trait, relation[0], target)
+            objs.append(trait)
+        for trait in Trait.objects.bulk_create(objs):
+            created[(group.key, trait.name.casefold())] = trait
+    return sheet
+
+
+def import_json(campaign: Campaign, text: str | bytes, *, owner, may_import_npc: bool) -> Sheet:
+    clean = check_document(parse_json(text), campaign.system, may_import_npc=may_import_npc)
+    return import_sheet(campaign, clean, owner=owner)
