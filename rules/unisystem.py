@@ -1728,7 +1728,11 @@ SHEET_TEMPLATE = SheetTemplate(
             min_rating=0,
             max_rating=SKILL_MAX,
             default_rating=0,
-            help="0 is unskilled: you may still try, at the GM's say-so.",
+            flags=("combat", "mental"),
+            help=(
+                "0 is unskilled: you may still try, at the GM's say-so. Mark combat and "
+                "mental skills: a Guest Star's Combat and Brains scores average them (UNI-8)."
+            ),
         ),
         TraitGroup(
             key="qualities",

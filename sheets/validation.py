@@ -7,8 +7,7 @@ to store, or raises FieldError with a sentence for the person editing.
 
 The shape of each sheet (groups, dice or ratings, bounds, fixed names, flags,
 which group a trait is filed under) comes from the system's SheetTemplate in
-rules.registry; nothing here hard-codes a system's groups except the two
-additions listed under EXTRA_FLAGS.
+rules.registry; nothing here hard-codes a system's groups.
 """
 
 from __future__ import annotations
@@ -41,12 +40,6 @@ NPC_KIND_LABELS = {
     "adversary": "Adversary",
 }
 
-# Flags a group carries beyond its template's own: UNI-8 needs to know which
-# skills are combat skills and which are mental ones (the Unisystem template
-# has no flags for that), so the sheet records it per skill.
-EXTRA_FLAGS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("unisystem", "skills"): ("combat", "mental"),
-}
 FLAG_LABELS = {
     "heritage": "Heritage",
     "signature": "Signature",
@@ -108,7 +101,7 @@ def template_for(system: str) -> SheetTemplate:
 
 
 def flags_for(system: str, group: TraitGroup) -> tuple[str, ...]:
-    return tuple(group.flags) + EXTRA_FLAGS.get((system, group.key), ())
+    return tuple(group.flags)
 
 
 def default_flags(system: str, group: TraitGroup, name: str) -> dict[str, bool]:
