@@ -29,9 +29,7 @@ def create_campaign(user, *, name: str, description: str, system: str) -> Campai
 
 def _other_gms(campaign: Campaign, membership: Membership) -> int:
     return (
-        Membership.objects.filter(campaign=campaign, role=Role.GM)
-        .exclude(pk=membership.pk)
-        .count()
+        Membership.objects.filter(campaign=campaign, role=Role.GM).exclude(pk=membership.pk).count()
     )
 
 
@@ -66,9 +64,7 @@ def leave(campaign: Campaign, membership: Membership) -> None:
     try:
         remove_member(campaign, membership.pk)
     except CampaignError as exc:
-        raise CampaignError(
-            "You are the only GM: make someone else GM before you leave."
-        ) from exc
+        raise CampaignError("You are the only GM: make someone else GM before you leave.") from exc
 
 
 def create_invite(campaign: Campaign, user, role: str) -> Invite:
@@ -121,8 +117,14 @@ def create_scene(campaign: Campaign, *, title: str, description: str) -> Scene:
 
 
 @transaction.atomic
-def start_scene(campaign: Campaign, scene_id: int) -> tuple[Scene, Scene | None]:
-    """Start a scene; a scene still running is ended first (only one is active)."""
+def start_scene(campaign: Campaign, scene_id: int, user=None) -> tuple[Scene, Scene | None]:
+    """Start a scene; a scene still running is ended first (only one is active).
+
+    Both are logged at the table (table.actions): ending a scene expires what was
+    kept for it (Trouble Pool, contests, bought hitches, trackers, ...).
+    """
+    from table import actions as table
+
     _lock(campaign)
     scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
     if scene is None:
@@ -135,9 +137,11 @@ def start_scene(campaign: Campaign, scene_id: int) -> tuple[Scene, Scene | None]
     current = Scene.objects.filter(campaign=campaign, status=Scene.Status.ACTIVE).first()
     if current is not None:
         ended = _end(current)
+        table.scene_ended(campaign, ended, user)
     scene.status = Scene.Status.ACTIVE
     scene.started_at = timezone.now()
     scene.save(update_fields=["status", "started_at"])
+    table.scene_started(campaign, scene, user)
     return scene, ended
 
 
@@ -149,11 +153,15 @@ def _end(scene: Scene) -> Scene:
 
 
 @transaction.atomic
-def end_scene(campaign: Campaign, scene_id: int) -> Scene:
+def end_scene(campaign: Campaign, scene_id: int, user=None) -> Scene:
+    from table import actions as table
+
     _lock(campaign)
     scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
     if scene is None:
         raise CampaignError("No such scene.")
     if scene.status != Scene.Status.ACTIVE:
         raise CampaignError("Only a running scene can be ended.")
-    return _end(scene)
+    _end(scene)
+    table.scene_ended(campaign, scene, user)
+    return scene

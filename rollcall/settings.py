@@ -212,3 +212,21 @@ TABLE_SOCKET_RATE = env_int("TABLE_SOCKET_RATE", 20)  # messages per TABLE_SOCKE
 TABLE_SOCKET_WINDOW = env_int("TABLE_SOCKET_WINDOW", 10)
 TABLE_MAX_MESSAGE_BYTES = env_int("TABLE_MAX_MESSAGE_BYTES", 16 * 1024)
 TABLE_REPLAY_LIMIT = env_int("TABLE_REPLAY_LIMIT", 500)
+
+# --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
+# Counted in the default cache above: process memory when embedded, Redis with
+# REDIS_URL, so every daphne process shares the counts.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)  # per username + client address
+LOGIN_IP_FAILURE_LIMIT = env_int("LOGIN_IP_FAILURE_LIMIT", 20)  # per client address
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 5 * 60)  # seconds
+SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", 5)  # accounts created per client address
+SIGNUP_ATTEMPT_LIMIT = env_int("SIGNUP_ATTEMPT_LIMIT", 20)  # sign-up posts per client address
+SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
+# How many reverse proxies in front of daphne append the client's address to
+# X-Forwarded-For (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for).
+# 0: the client address is REMOTE_ADDR. Behind such a proxy use 1, or every visitor
+# shares the proxy's address and its limits.
+TRUSTED_PROXY_HOPS = env_int(
+    "TRUSTED_PROXY_HOPS", 1 if not DEBUG and env_bool("BEHIND_TLS_PROXY", True) else 0
+)
+# --- end of log-in and sign-up throttling -----------------------------------------------

@@ -1,9 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from campaigns import views as campaign_views
 
 from . import views
+from .converters import IdConverter
+
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),

@@ -2,12 +2,12 @@ from django.urls import path
 
 from . import views
 
-SHEET = "c/<int:campaign_id>/sheets/<int:sheet_id>/"
+SHEET = "c/<id:campaign_id>/sheets/<id:sheet_id>/"
 
 urlpatterns = [
-    path("c/<int:campaign_id>/sheets/", views.sheet_list, name="sheet_list"),
-    path("c/<int:campaign_id>/sheets/new/", views.sheet_create, name="sheet_create"),
-    path("c/<int:campaign_id>/sheets/import/", views.sheet_import, name="sheet_import"),
+    path("c/<id:campaign_id>/sheets/", views.sheet_list, name="sheet_list"),
+    path("c/<id:campaign_id>/sheets/new/", views.sheet_create, name="sheet_create"),
+    path("c/<id:campaign_id>/sheets/import/", views.sheet_import, name="sheet_import"),
     path(SHEET, views.sheet_detail, name="sheet_detail"),
     path(SHEET + "head/", views.sheet_head, name="sheet_head"),
     path(SHEET + "scores/", views.sheet_scores, name="sheet_scores"),
@@ -16,8 +16,8 @@ urlpatterns = [
     path(SHEET + "counters/<slug:key>/", views.sheet_counter, name="sheet_counter"),
     path(SHEET + "groups/<slug:group>/", views.sheet_group, name="sheet_group"),
     path(SHEET + "groups/<slug:group>/add/", views.trait_add, name="trait_add"),
-    path(SHEET + "traits/<int:trait_id>/", views.trait, name="trait"),
-    path(SHEET + "traits/<int:trait_id>/step/", views.trait_step, name="trait_step"),
-    path(SHEET + "traits/<int:trait_id>/move/", views.trait_move, name="trait_move"),
-    path(SHEET + "traits/<int:trait_id>/delete/", views.trait_delete, name="trait_delete"),
+    path(SHEET + "traits/<id:trait_id>/", views.trait, name="trait"),
+    path(SHEET + "traits/<id:trait_id>/step/", views.trait_step, name="trait_step"),
+    path(SHEET + "traits/<id:trait_id>/move/", views.trait_move, name="trait_move"),
+    path(SHEET + "traits/<id:trait_id>/delete/", views.trait_delete, name="trait_delete"),
 ]

@@ -1,3 +1,50 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import odds_views, views, views_export
+
+urlpatterns = [
+    path("c/<id:campaign_id>/table/", views.table_page, name="table"),
+    path("c/<id:campaign_id>/table/events/", views.older_events, name="table_events"),
+    path("c/<id:campaign_id>/table/scene/", views.scene_panel, name="table_scene"),
+    path("c/<id:campaign_id>/table/pool/<id:sheet_id>/", views.pool_builder, name="table_pool"),
+    path(
+        "c/<id:campaign_id>/table/pool/<id:sheet_id>/roll/",
+        views.pool_roll,
+        name="table_pool_roll",
+    ),
+    path("c/<id:campaign_id>/table/act/<str:action_name>/", views.act, name="table_act"),
+    path(
+        "c/<id:campaign_id>/table/quick/<str:action_name>/",
+        views.quick_action,
+        name="table_quick",
+    ),
+    path(
+        "c/<id:campaign_id>/table/events/<id:event_id>/reveal/",
+        views.event_reveal,
+        name="table_reveal",
+    ),
+    path(
+        "c/<id:campaign_id>/table/events/<id:event_id>/void/",
+        views.event_void,
+        name="table_void",
+    ),
+    path("c/<id:campaign_id>/table/gm/roll/", views.gm_roll, name="table_gm_roll"),
+    path("c/<id:campaign_id>/table/gm/contest/", views.gm_contest, name="table_gm_contest"),
+    path("c/<id:campaign_id>/table/gm/scene/", views.gm_scene, name="table_gm_scene"),
+    path("c/<id:campaign_id>/table/gm/points/", views.gm_plot_points, name="table_gm_points"),
+    path("c/<id:campaign_id>/table/contest/", views.contest_move, name="table_contest"),
+    path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
+    # --- Log export and verification (table/views_export.py) ---------------------------
+    path(
+        "c/<id:campaign_id>/table/export/scene/<id:scene_id>.<str:fmt>",
+        views_export.export_scene,
+        name="table_export_scene",
+    ),
+    path(
+        "c/<id:campaign_id>/table/export/session/<str:day>.<str:fmt>",
+        views_export.export_session,
+        name="table_export_session",
+    ),
+    path("c/<id:campaign_id>/table/verify/", views_export.verify_view, name="table_verify"),
+    # --- end of log export and verification -------------------------------------------
+]

@@ -63,6 +63,23 @@ def fast_password_hashing(request):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def private_cache(request):
+    """Each test gets an empty cache of its own: the log-in and sign-up limits count in
+    the cache (accounts/ratelimit.py), and a test must not inherit another's failures,
+    nor touch a shared Redis when REDIS_URL is set."""
+    try:
+        settings = request.getfixturevalue("settings")
+    except pytest.FixtureLookupError:
+        return
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"test-{request.node.nodeid}",
+        }
+    }
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str, display_name: str = ""):

@@ -1,0 +1,452 @@
+"""Load benchmark of the live table: rolls through the real roll action, persisted and
+hash-chained, delivered to 8 sockets per campaign, against a plain `websockets`
+broadcast server under the same load in the same run.
+
+Run from the repository root:
+
+    .venv/bin/python bench/table_load.py [--json] [--duration 10]
+    .venv/bin/python bench/table_load.py --campaigns 125 --rate 3.2 --duration 15
+
+Without --campaigns it runs both scenarios of design.md: 1 campaign × 8 sockets
+(target p99 ≤ 15 ms) and 125 campaigns × 8 sockets (≥ 3,000 deliveries/s, p99 ≤ 100 ms,
+lost = 0). It builds a fresh embedded database (SQLite) in a temporary directory,
+starts ONE daphne process with the embedded default (in-memory channel layer), and
+drives it from this process with the `websockets` client. Each campaign's GM socket
+sends rolls at a fixed rate (open loop); a roll's latency runs from sending it to its
+card reaching all 8 sockets. "lost" counts (socket, seq) pairs still missing after
+every socket has asked for a replay ("resume") of what it missed.
+
+The bench raises the per-socket rate limit (TABLE_SOCKET_RATE) for its daphne
+process: one socket per campaign sends every roll.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEQ = re.compile(rb'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
+ROLL = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"},
+                 {"die": "d6", "trait": "Bad light", "group": "situation"}]}  # fmt: skip
+PLAYERS = 7
+# Production settings (DEBUG off), for the bench process and the server alike.
+SETTINGS_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_SSL_REDIRECT": "false",
+}
+BASELINE_PAYLOAD = 2400  # bytes, about the size of a rendered roll card
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def build_database(path: Path, campaigns: int) -> dict:
+    """A fresh SQLite database with `campaigns` Serenity campaigns, one GM and 7 players
+    in each, and a logged-in session per user."""
+    os.environ["SQLITE_PATH"] = str(path)
+    os.environ.update(SETTINGS_ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rollcall.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    from accounts.models import User
+    from campaigns.models import Campaign, Membership, Role
+
+    call_command("migrate", verbosity=0)
+    gm = User.objects.create_user("bench-gm", password="bench-password-1")
+    players = [
+        User.objects.create_user(f"bench-p{i}", password="bench-password-1") for i in range(PLAYERS)
+    ]
+    ids = []
+    for number in range(campaigns):
+        campaign = Campaign.objects.create(name=f"Bench {number}", system="serenity")
+        Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
+        Membership.objects.bulk_create(
+            Membership(campaign=campaign, user=p, role=Role.PLAYER) for p in players
+        )
+        ids.append(campaign.pk)
+    cookies = []
+    for user in [gm, *players]:
+        client = Client()
+        client.force_login(user)
+        cookies.append(f"sessionid={client.cookies['sessionid'].value}")
+    connection.close()
+    return {"campaigns": ids, "cookies": cookies}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"server on port {port} exited early; see its log")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"server did not listen on port {port}")
+
+
+def start_daphne(db: Path, port: int, log: Path) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "SQLITE_PATH": str(db),
+        "TABLE_SOCKET_RATE": "1000000",
+        "TABLE_SOCKET_WINDOW": "1",
+        "LOG_LEVEL": "ERROR",
+        **SETTINGS_ENV,
+    }
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    daphne = Path(sys.executable).with_name("daphne")
+    if os.environ.get("BENCH_DAPHNE"):  # e.g. a profiling wrapper
+        daphne = Path(os.environ["BENCH_DAPHNE"])
+    return subprocess.Popen(
+        [
+            str(daphne),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "--access-log",
+            os.devnull,
+            "rollcall.asgi:application",
+        ],  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+def start_baseline(port: int, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, __file__, "--serve-baseline", str(port)],
+        cwd=ROOT,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+
+
+# --------------------------------------------------------------------------- baseline server
+
+
+def serve_baseline(port: int) -> None:
+    """A plain websockets broadcast server: "roll" appends a numbered fragment to the
+    campaign's history and broadcasts it to the campaign's sockets; "resume N" replays."""
+    import websockets
+
+    rooms: dict[str, set] = {}
+    history: dict[str, list[bytes]] = {}
+    filler = "x" * BASELINE_PAYLOAD
+
+    async def handler(ws):
+        room = ws.request.path
+        rooms.setdefault(room, set()).add(ws)
+        log = history.setdefault(room, [])
+        try:
+            async for message in ws:
+                if message == "roll":
+                    seq = len(log) + 1
+                    text = (
+                        f'<template hx-swap-oob="afterbegin:#log" data-seq="{seq}">'
+                        f"<li>{filler}</li></template>"
+                    )
+                    log.append(text)
+                    websockets.broadcast(rooms[room], text)
+                elif message.startswith("resume "):
+                    for text in log[int(message.split()[1]) :]:
+                        await ws.send(text)
+        finally:
+            rooms[room].discard(ws)
+
+    async def main():
+        async with websockets.serve(handler, "127.0.0.1", port, max_queue=None):
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+# --------------------------------------------------------------------------- the load
+
+
+@dataclass
+class Room:
+    """One campaign under load: when each roll left, when each socket saw each seq."""
+
+    sockets: list = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    seen: list[dict[int, float]] = field(default_factory=list)
+
+
+async def connect(url: str, cookie: str | None, origin: str):
+    import websockets
+
+    headers = {"Cookie": cookie} if cookie else None
+    error: Exception | None = None
+    for attempt in range(5):
+        try:
+            return await websockets.connect(
+                url, origin=origin, additional_headers=headers, max_queue=None,
+                compression=None, open_timeout=30, ping_interval=None,
+            )  # fmt: skip
+        except (OSError, TimeoutError) as failed:
+            error = failed
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise SystemExit(f"could not connect to {url}: {error!r}")
+
+
+async def reader(ws, seen: dict[int, float]) -> None:
+    clock = time.perf_counter
+    try:
+        async for message in ws:
+            data = message.encode() if isinstance(message, str) else message
+            now = clock()
+            for match in SEQ.finditer(data):
+                seen.setdefault(int(match.group(1)), now)
+    except Exception:  # noqa: BLE001 - a closed socket ends its reader
+        return
+
+
+async def run_load(
+    kind: str, port: int, campaigns: list[int], cookies: list[str], rate: float, duration: float,
+    sockets_per_room: int, pid: int,
+) -> dict:  # fmt: skip
+    origin = f"http://127.0.0.1:{port}"
+    rooms: dict[int, Room] = {c: Room() for c in campaigns}
+
+    async def open_room(campaign: int) -> None:
+        room = rooms[campaign]
+        for index in range(sockets_per_room):
+            if kind == "rollcall":
+                url = f"ws://127.0.0.1:{port}/ws/campaign/{campaign}/?last_seq=0"
+                ws = await connect(url, cookies[index % len(cookies)], origin)
+            else:
+                ws = await connect(f"ws://127.0.0.1:{port}/c/{campaign}", None, origin)
+            room.sockets.append(ws)
+            room.seen.append({})
+
+    for start in range(0, len(campaigns), 25):
+        await asyncio.gather(*(open_room(c) for c in campaigns[start : start + 25]))
+    readers = [
+        asyncio.create_task(reader(ws, seen))
+        for room in rooms.values()
+        for ws, seen in zip(room.sockets, room.seen, strict=True)
+    ]
+    await asyncio.sleep(0.5)
+    roll = json.dumps({"type": "act", "action": "roll", "request": ROLL})
+
+    async def roller(room: Room) -> None:
+        interval = 1.0 / rate
+        begin = time.perf_counter() + random.random() * interval
+        count = int(duration * rate)
+        for k in range(count):
+            delay = begin + k * interval - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            room.sent.append(time.perf_counter())
+            await room.sockets[0].send(roll if kind == "rollcall" else "roll")
+
+    cpu_before = cpu_seconds(pid)
+    started = time.perf_counter()
+    await asyncio.gather(*(roller(room) for room in rooms.values()))
+    window_end = time.perf_counter()
+    total = sum(len(room.sent) for room in rooms.values())
+    expected = total * sockets_per_room
+    deadline = time.perf_counter() + 10
+    while time.perf_counter() < deadline:
+        got = sum(len(seen) for room in rooms.values() for seen in room.seen)
+        if got >= expected:
+            break
+        await asyncio.sleep(0.05)
+    cpu_used = cpu_seconds(pid) - cpu_before
+    elapsed = window_end - started
+
+    latencies = []
+    in_window = 0
+    for room in rooms.values():
+        for seq, sent_at in enumerate(room.sent, start=1):
+            times = [seen.get(seq) for seen in room.seen]
+            in_window += sum(1 for t in times if t is not None and t <= window_end)
+            if all(t is not None for t in times):
+                latencies.append(max(times) - sent_at)
+    gaps_before = expected - sum(
+        sum(1 for seq in seen if seq <= len(room.sent))
+        for room in rooms.values()
+        for seen in room.seen
+    )
+
+    # Replay: every socket asks for what it missed.
+    for room in rooms.values():
+        for ws, seen in zip(room.sockets, room.seen, strict=True):
+            missing = [s for s in range(1, len(room.sent) + 1) if s not in seen]
+            if missing:
+                last = missing[0] - 1
+                message = json.dumps({"type": "resume", "last_seq": last})
+                await ws.send(message if kind == "rollcall" else f"resume {last}")
+    if gaps_before:
+        await asyncio.sleep(2)
+    lost = sum(
+        sum(1 for s in range(1, len(room.sent) + 1) if s not in seen)
+        for room in rooms.values()
+        for seen in room.seen
+    )
+    for room in rooms.values():
+        for ws in room.sockets:
+            await ws.close()
+    for task in readers:
+        task.cancel()
+    latencies.sort()
+
+    def pct(p: float) -> float | None:
+        if not latencies:
+            return None
+        return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
+
+    return {
+        "rolls": total,
+        "p50_ms": pct(0.50),
+        "p99_ms": pct(0.99),
+        "rolls_per_s": round(len(latencies) / elapsed, 1),
+        "delivered_per_s": round(in_window / elapsed, 1),
+        "gaps_before_replay": gaps_before,
+        "lost": lost,
+        "server_cpu_ms_per_roll": round(1000 * cpu_used / max(1, total), 3),
+    }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return None if not a or not b else round(a / b, 2)
+
+
+def scenario(name, ports, pids, ids, cookies, rate, duration, sockets, targets) -> dict:
+    rollcall = asyncio.run(
+        run_load("rollcall", ports[0], ids, cookies, rate, duration, sockets, pids[0])
+    )
+    baseline = asyncio.run(
+        run_load("baseline", ports[1], ids, cookies, rate, duration, sockets, pids[1])
+    )
+    return {
+        "scenario": name,
+        "campaigns": len(ids),
+        "sockets_per_campaign": sockets,
+        "offered_rolls_per_s": round(rate * len(ids), 1),
+        "duration_s": duration,
+        "rollcall": rollcall,
+        "plain_websockets": baseline,
+        "ratio_p99": ratio(rollcall["p99_ms"], baseline["p99_ms"]),
+        "ratio_delivered": ratio(rollcall["delivered_per_s"], baseline["delivered_per_s"]),
+        "targets": targets,
+        "meets_targets": all(check(rollcall) for check in targets.values()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--campaigns", type=int, help="one custom scenario with this many")
+    parser.add_argument("--sockets", type=int, default=8, help="sockets per campaign")
+    parser.add_argument("--rate", type=float, default=3.2, help="rolls/s per campaign")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run")
+    parser.add_argument("--serve-baseline", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        serve_baseline(args.serve_baseline)
+        return
+
+    if args.campaigns:
+        plans = [(f"{args.campaigns}x{args.sockets}", args.campaigns, args.rate, {})]
+    else:
+        plans = [
+            ("1x8", 1, 20.0, {"p99_ms<=15": lambda r: (r["p99_ms"] or 1e9) <= 15}),
+            (
+                "125x8",
+                125,
+                3.2,
+                {
+                    "delivered_per_s>=3000": lambda r: r["delivered_per_s"] >= 3000,
+                    "p99_ms<=100": lambda r: (r["p99_ms"] or 1e9) <= 100,
+                    "lost==0": lambda r: r["lost"] == 0,
+                },
+            ),
+        ]
+    workdir = Path(tempfile.mkdtemp(prefix="rollcall-bench-"))
+    db = workdir / "bench.sqlite3"
+    data = build_database(db, sum(p[1] for p in plans))
+    ports = [free_port(), free_port()]
+    servers = [
+        start_daphne(db, ports[0], workdir / "daphne.log"),
+        start_baseline(ports[1], workdir / "baseline.log"),
+    ]
+    results = []
+    try:
+        for port, server in zip(ports, servers, strict=True):
+            wait_for(port, server)
+        ids = iter(data["campaigns"])
+        for name, count, rate, targets in plans:
+            chosen = [next(ids) for _ in range(count)]
+            pids = [server.pid for server in servers]
+            result = scenario(
+                name, ports, pids, chosen, data["cookies"], rate, args.duration, args.sockets,
+                targets,
+            )  # fmt: skip
+            result["targets"] = sorted(targets)
+            results.append(result)
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
+    if args.json:
+        print(json.dumps({"server": "daphne, SQLite + in-memory layer, 1 process",
+                          "results": results}, indent=2))  # fmt: skip
+        return
+    for r in results:
+        print(f"{r['scenario']}: {r['campaigns']} campaigns x {r['sockets_per_campaign']} sockets, "
+              f"{r['offered_rolls_per_s']} rolls/s offered for {r['duration_s']} s")  # fmt: skip
+        for label in ("rollcall", "plain_websockets"):
+            f = r[label]
+            print(f"  {label:17} p50 {f['p50_ms']} ms  p99 {f['p99_ms']} ms  "
+                  f"{f['rolls_per_s']} rolls/s  {f['delivered_per_s']} deliveries/s  "
+                  f"lost {f['lost']} (gaps before replay {f['gaps_before_replay']})  "
+                  f"server CPU {f['server_cpu_ms_per_roll']} ms/roll")  # fmt: skip
+        print(f"  ratio p99 {r['ratio_p99']}  ratio deliveries {r['ratio_delivered']}  "
+              f"targets {'met' if r['meets_targets'] else 'MISSED'}: {', '.join(r['targets'])}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+/* The live table: resume the socket from the last event seen, show the connection state.
+   Everything else is htmx. No framework, no build step. */
+(function () {
+  "use strict";
+
+  function lastSeq() {
+    var log = document.getElementById("log");
+    var seen = log ? parseInt(log.getAttribute("data-last-seq") || "0", 10) : 0;
+    document.querySelectorAll("#log > [data-seq]").forEach(function (card) {
+      var seq = parseInt(card.getAttribute("data-seq"), 10);
+      if (seq > seen) { seen = seq; }
+    });
+    return seen;
+  }
+
+  function setStatus(state, text) {
+    var el = document.getElementById("socket-status");
+    if (!el) { return; }
+    el.setAttribute("data-state", state);
+    var label = el.querySelector(".socket-text");
+    if (label) { label.textContent = text; }
+  }
+
+  var retry = 0;
+  var reconnectTimer = null;
+  var refreshTimer = null;
+
+  // Keep a handle on the live socket (htmx's documented factory hook), for the console.
+  if (window.htmx) {
+    htmx.createWebSocket = function (url) {
+      var socket = new WebSocket(url);
+      window.rollcallSocket = socket;
+      return socket;
+    };
+  }
+
+  // The scene panel is re-read through its own permission-checked GET after each event,
+  // so points, stress, the Trouble Pool and contests change live for everyone.
+  function refreshPanel() {
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(function () {
+      var panel = document.getElementById("scene-panel");
+      var url = panel && panel.getAttribute("data-refresh-url");
+      if (url && window.htmx) { htmx.ajax("GET", url, { target: "#scene-panel", swap: "outerHTML" }); }
+    }, 150);
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    setStatus("connecting", "Connecting…");
+  });
+
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    retry = 0;
+    setStatus("live", "Live");
+    // Ask for every visible event after the newest one on the page, once, in order.
+    evt.detail.socketWrapper.send(JSON.stringify({ type: "resume", last_seq: lastSeq() }));
+  });
+
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
+    if (code >= 4400 && code < 4500) {
+      setStatus("closed", "Not connected: reload the page to sign in again.");
+      return;
+    }
+    setStatus("reconnecting", "Reconnecting…");
+    // The extension reconnects by itself after 1006/1011/1012/1013; any other close
+    // (a proxy, a server restart) is retried here, with a capped backoff.
+    if ([1006, 1011, 1012, 1013].indexOf(code) < 0 && evt.detail.socketWrapper) {
+      var wrapper = evt.detail.socketWrapper;
+      clearTimeout(reconnectTimer);
+      reconnectTimer = setTimeout(function () { wrapper.reconnect(); }, Math.min(1000 * Math.pow(2, retry++), 15000));
+    }
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function (evt) {
+    // Keep the newest seq on the log itself: cards can be replaced or voided in place.
+    var log = document.getElementById("log");
+    if (log) { log.setAttribute("data-last-seq", String(lastSeq())); }
+    var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
+    if (text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) { refreshPanel(); }
+  });
+
+  // Out-of-band fragments wrapped in <template> keep their nodes in .content, which the
+  // ws extension's swap does not read: move them where the swap looks.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var frag = evt.detail && evt.detail.fragment;
+    if (frag && frag.tagName === "TEMPLATE" && frag.content) {
+      while (frag.content.firstChild) { frag.appendChild(frag.content.firstChild); }
+    }
+  });
+
+  // Pool builder: the clicked trait wins a conflict (see table/pool.py).
+  // Capture phase: runs before htmx reads the form on the same change event.
+  document.addEventListener("change", function (evt) {
+    var box = evt.target;
+    if (!box.matches || !box.matches(".pool-builder input[name=trait]")) { return; }
+    var form = box.form;
+    if (form && form.elements.clicked) { form.elements.clicked.value = box.checked ? box.value : ""; }
+  }, true);
+})();

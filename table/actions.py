@@ -1,0 +1,608 @@
+"""Every change at the table goes through here: validate, authorize, draw faces,
+resolve, write the event and the new state in one transaction, broadcast on commit.
+
+Views and the socket consumer only parse input and call these functions.
+
+API (stable; the table page calls it):
+
+    perform(campaign, user, action_name, request, *, sheet_id=None, visibility="public")
+        -> TableEvent
+    reveal(campaign, user, event_id) -> TableEvent
+    void(campaign, user, event_id, reason) -> TableEvent
+    scene_state(campaign, user=None) -> dict
+    visible_events(campaign, user, *, after_seq=0, limit=None) -> list[TableEvent]
+    last_seq(campaign, user) -> int
+    audience_of(membership) -> "gm" | "players"
+
+All of them raise ActionError with a message a player can read on any refusal.
+`event_id` is the TableEvent's primary key (cards carry it as data-event-id).
+
+`request` is the rules action's request (see the system's ACTIONS schema) plus an
+optional "table" object of table-level options, never passed to the rules:
+
+    contest    which contest (SER/SMV contests; default: the only one going on)
+    target     a sheet id: who receives criticals, who takes damage or heals,
+               the reactor or opponent whose sheet fills the other side
+    roll       the seq of an earlier CTX roll for a Bank move or a bought hitch
+               (default: the latest one of the character, or of the scene)
+    task       the name of a lengthy-task tracker (UNI-11)
+    chase      the name of a chase tracker (UNI-13)
+    from_seq   the seq of a logged roll whose total a lengthy task adds
+
+Fields the database knows (dice sizes and ratings on the sheet, plot points,
+criticals, stress, the Trouble Pool, contest state, trackers) are filled in from
+the database; whatever the client sent for them is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from random import Random
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from campaigns.models import Campaign, Membership, Role, Scene
+from rules.actions import resolve, roll
+from rules.errors import RulesError
+from rules.registry import get_system
+
+from . import broadcast
+from .models import Kind, SceneState, TableEvent, TableLog, Visibility
+from .state import (
+    MAX_ID,
+    ActionError,
+    Context,
+    empty_state,
+    expired_summary,
+    handler_for,
+    sheet_in,
+    visible_state,
+)
+
+__all__ = [
+    "ActionError",
+    "NotMember",
+    "RoleChanged",
+    "audience_of",
+    "last_seq",
+    "perform",
+    "perform_in",
+    "reveal",
+    "scene_ended",
+    "scene_started",
+    "scene_state",
+    "visible_events",
+    "void",
+]
+
+
+class NotMember(ActionError):
+    """The user is not (or no longer) a member of the campaign."""
+
+
+class RoleChanged(ActionError):
+    """The caller's role is not the one it acted with (a socket opened before a change)."""
+
+
+# Tests may set a seeded Random here; None draws from rules.faces.SYSTEM_RANDOM,
+# the server's one source of randomness (secrets.SystemRandom).
+RNG: Random | None = None
+
+GM_AUDIENCE = "gm"
+PLAYER_AUDIENCE = "players"
+MAX_REASON = 200
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def membership_of(campaign: Campaign | int, user) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
+
+
+def audience_of(membership: Membership | None) -> str | None:
+    """GMs see every event; players and observers see public ones (and reveals)."""
+    if membership is None:
+        return None
+    return GM_AUDIENCE if membership.role == Role.GM else PLAYER_AUDIENCE
+
+
+def visible_filter(audience: str) -> dict[str, Any]:
+    return {} if audience == GM_AUDIENCE else {"visibility": Visibility.PUBLIC}
+
+
+def visible_events(
+    campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
+) -> list[TableEvent]:
+    """The events this user may see after `after_seq`, in order."""
+    audience = audience_of(membership_of(campaign, user))
+    if audience is None:
+        raise ActionError("You are not a member of this campaign.")
+    rows = TableEvent.objects.filter(
+        campaign=campaign, seq__gt=after_seq, **visible_filter(audience)
+    ).order_by("seq")
+    return list(rows[:limit] if limit is not None else rows)
+
+
+def last_seq(campaign: Campaign, user) -> int:
+    """The newest seq this user may see (0 for an empty log)."""
+    audience = audience_of(membership_of(campaign, user))
+    head = TableLog.objects.filter(campaign=campaign).first()
+    if head is None or audience is None:
+        return 0
+    return head.last_seq if audience == GM_AUDIENCE else head.last_public_seq
+
+
+def scene_state(campaign: Campaign, user=None) -> dict[str, Any]:
+    """The active scene and what is kept for it, as `user` may see it.
+
+    Without a user, the GM's view. Keys of "state" (each present once used):
+    trouble_pool, contests, complications, useful_details, assets, held_hitches,
+    rolls, difficulty, opportunities, trackers {lengthy, chase}, taken_out,
+    side_stress, shut_down, concerted_effort_used.
+    """
+    gm = True
+    if user is not None:
+        membership = membership_of(campaign, user)
+        if membership is None:
+            raise ActionError("You are not a member of this campaign.")
+        gm = membership.is_gm
+    scene = campaign.active_scene
+    if scene is None:
+        return {"scene": None, "state": {}, "version": 0}
+    row = SceneState.objects.filter(scene=scene).first()
+    data = row.data if row is not None else empty_state()
+    return {
+        "scene": {"id": scene.pk, "title": scene.title},
+        "state": visible_state(campaign, data, gm=gm),
+        "version": row.version if row is not None else 0,
+    }
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _json(value: Any, what: str) -> Any:
+    """A JSON-clean deep copy (tuples become lists), or a refusal."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as error:
+        raise ActionError(f"The {what} must be plain JSON.") from error
+
+
+def _refs(user, sheet=None, scene=None, target: TableEvent | None = None) -> dict[str, Any]:
+    refs: dict[str, Any] = {
+        "actor": None if user is None else {"id": user.pk, "name": str(user)},
+        "character": None if sheet is None else {"id": sheet.pk, "name": sheet.name},
+        "scene": None if scene is None else {"id": scene.pk, "title": scene.title},
+    }
+    if target is not None:
+        refs["target_seq"] = target.seq
+    return refs
+
+
+# --------------------------------------------------------------------------- the log's hot path
+#
+# Appending is the hot path of the table (every roll of every campaign goes through
+# it), so its four statements are plain SQL: the ORM took longer to build them than
+# the database took to run them. Everything else uses the ORM.
+
+
+@dataclass
+class Head:
+    """The log head of a campaign, read with its row (and the campaign's) locked."""
+
+    campaign: Campaign
+    scene: Scene | None  # the running scene
+    last_seq: int
+    last_hash: str
+    last_public_seq: int
+
+
+EVENT_FIELDS = [f for f in TableEvent._meta.concrete_fields if not f.primary_key]
+
+
+@cache
+def _sql(vendor: str) -> dict[str, str]:
+    """The hot path's statements for this database. Only table and column names from the
+    models' meta are put into the text; every value is a bound parameter."""
+    log, campaign, scene, event, member = (
+        m._meta.db_table for m in (TableLog, Campaign, Scene, TableEvent, Membership)
+    )
+    columns = ", ".join(f.column for f in EVENT_FIELDS)
+    marks = ", ".join(["%s"] * len(EVENT_FIELDS))
+    lock = (
+        "SELECT c.id, c.name, c.system, l.last_seq, l.last_hash, l.last_public_seq, "  # noqa: S608
+        f"s.id, s.title, s.status FROM {log} l INNER JOIN {campaign} c ON c.id = l.campaign_id "
+        f"LEFT OUTER JOIN {scene} s ON s.id = l.scene_id WHERE l.campaign_id = %s"
+    )
+    if connection.features.has_select_for_update_of:
+        lock += " FOR UPDATE OF l, c"
+    elif connection.features.has_select_for_update:
+        lock += " FOR UPDATE"
+    insert = f"INSERT INTO {event} ({columns}) VALUES ({marks})"  # noqa: S608
+    if connection.features.can_return_columns_from_insert:
+        insert += " RETURNING id"
+    return {
+        "lock": lock,
+        "member": f"SELECT id, role FROM {member} WHERE campaign_id = %s AND user_id = %s",  # noqa: S608
+        "insert": insert,
+        "update": f"UPDATE {log} SET last_seq = %s, last_hash = %s, "  # noqa: S608
+        "last_public_seq = %s WHERE campaign_id = %s",
+    }
+
+
+def _lock(campaign_id: int) -> Head:
+    """Lock the campaign row and its log head in one query; every append to a campaign's
+    log is serialized. The head also names the running scene."""
+    sql = _sql(connection.vendor)["lock"]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [campaign_id])
+        row = cursor.fetchone()
+    if row is None:
+        campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
+        if campaign is None:
+            raise NotMember("You are not a member of this campaign.")
+        scene = Scene.objects.filter(campaign=campaign, status=Scene.Status.ACTIVE).first()
+        TableLog.objects.get_or_create(campaign=campaign, defaults={"scene": scene})
+        return _lock(campaign_id)
+    c_id, name, system, last_seq, last_hash, last_public_seq, s_id, title, status = row
+    campaign = Campaign(id=c_id, name=name, system=system)
+    scene = None
+    if s_id is not None:
+        scene = Scene(id=s_id, campaign_id=c_id, title=title, status=status)
+    return Head(campaign, scene, last_seq, last_hash, last_public_seq)
+
+
+def _set_scene(head: Head, scene: Scene | None) -> None:
+    head.scene = scene
+    TableLog.objects.filter(campaign_id=head.campaign.pk).update(scene=scene)
+
+
+def _running_scene(head: Head) -> Scene | None:
+    scene = head.scene
+    return scene if scene is not None and scene.status == Scene.Status.ACTIVE else None
+
+
+def _append(
+    head: Head,
+    campaign: Campaign,
+    *,
+    kind: str,
+    user,
+    action: str = "",
+    sheet=None,
+    scene=None,
+    target: TableEvent | None = None,
+    request: Any = None,
+    params: Any = None,
+    faces: Any = (),
+    outcome: Any = None,
+    effects: Any = (),
+    visibility: str = Visibility.PUBLIC,
+) -> TableEvent:
+    """Write the next event of the chain and move the head; broadcast after commit."""
+    players_after = head.last_public_seq
+    event = TableEvent(
+        campaign=campaign,
+        seq=head.last_seq + 1,
+        kind=kind,
+        system=campaign.system,
+        action=action,
+        actor=user if user is not None and user.is_authenticated else None,
+        character=sheet,
+        scene=scene,
+        target=target,
+        # JSON as written: tuples and lists, int and str keys hash alike (canonical_json),
+        # and json.dumps refuses anything that is not JSON before anything is stored.
+        refs=_refs(user, sheet, scene, target),
+        request=request or {},
+        params=params or {},
+        faces=list(faces),
+        outcome=outcome or {},
+        effects=list(effects),
+        visibility=visibility,
+        created_at=timezone.now(),
+        prev_hash=head.last_hash,
+    )
+    try:
+        event.hash = event.compute_hash()
+    except (TypeError, ValueError) as error:
+        raise ActionError("That request holds something that is not plain JSON.") from error
+    sql = _sql(connection.vendor)
+    values = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in EVENT_FIELDS]
+    with connection.cursor() as cursor:
+        cursor.execute(sql["insert"], values)
+        event.pk = (
+            cursor.fetchone()[0] if sql["insert"].endswith("RETURNING id") else cursor.lastrowid
+        )
+        head.last_seq = event.seq
+        head.last_hash = event.hash
+        if visibility == Visibility.PUBLIC:
+            head.last_public_seq = event.seq
+        cursor.execute(
+            sql["update"], [head.last_seq, head.last_hash, head.last_public_seq, campaign.pk]
+        )
+    event._state.adding = False
+    event._state.db = connection.alias
+    after = {GM_AUDIENCE: event.seq - 1, PLAYER_AUDIENCE: players_after}
+    transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
+    return event
+
+
+def _visibility(value: object, membership: Membership) -> str:
+    if value in (None, ""):
+        return Visibility.PUBLIC
+    if value not in Visibility.values:
+        raise ActionError("Visibility must be public, gm (secret) or blind.")
+    if value == Visibility.GM and not membership.is_gm:
+        raise ActionError("Only the GM can roll in secret; a blind roll goes to the GM.")
+    return value
+
+
+def _draw(action, request: dict[str, Any]) -> tuple[list[int], dict[str, Any]]:
+    try:
+        if action.rolls:
+            rolled = roll(action, request, RNG)
+            return rolled.faces, rolled.outcome
+        return [], resolve(action, request, ())
+    except RulesError as error:
+        message = str(error)
+        raise ActionError(message[:1].upper() + message[1:]) from error
+
+
+def _member(campaign_id: int, user) -> Membership:
+    """The user's membership, read inside the locked transaction."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotMember("You are not a member of this campaign.")
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(connection.vendor)["member"], [campaign_id, user.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotMember("You are not a member of this campaign.")
+    return Membership(pk=row[0], campaign_id=campaign_id, user_id=user.pk, role=row[1])
+
+
+def perform(
+    campaign: Campaign,
+    user,
+    action_name: str,
+    request: Mapping[str, Any],
+    *,
+    sheet_id: int | None = None,
+    visibility: str = "public",
+) -> TableEvent:
+    """Run one rules action at the table and log it.
+
+    Observers never act; players act only for their own characters; GMs act for
+    anyone and for GM characters. Visibility: "public", "gm" (a secret GM roll)
+    or "blind" (only GMs see it until revealed). Faces come from the rules'
+    one random source; the outcome is resolved by the rules; the state changes
+    the outcome calls for are written with the event in one transaction, and
+    the event is broadcast once that transaction commits.
+    """
+    return perform_in(
+        campaign.pk, user, action_name, request, sheet_id=sheet_id, visibility=visibility
+    )
+
+
+def perform_in(
+    campaign_id: int,
+    user,
+    action_name: str,
+    request: Mapping[str, Any],
+    *,
+    sheet_id: int | None = None,
+    visibility: str = "public",
+    expect: tuple[str, int] | None = None,
+) -> TableEvent:
+    """perform() by campaign id; `expect` = (audience, membership id) the caller holds
+    (a socket): a different one raises RoleChanged, none NotMember."""
+    if not isinstance(request, Mapping):
+        raise ActionError("The request must be an object with named fields.")
+    request = _json(dict(request), "request")
+    params = request.pop("table", None) or {}
+    if not isinstance(params, dict):
+        raise ActionError("The table options must be an object.")
+    if len(json.dumps(request)) > settings.TABLE_MAX_MESSAGE_BYTES:
+        raise ActionError("That request is too large.")
+    with transaction.atomic():
+        head = _lock(campaign_id)
+        campaign = head.campaign
+        membership = _member(campaign_id, user)
+        if expect is not None and (audience_of(membership), membership.pk) != expect:
+            raise RoleChanged("Your role changed: reload the page.")
+        if not membership.can_play:
+            raise ActionError("Observers can watch but not act.")
+        system = get_system(campaign.system)
+        try:
+            action = system.action(action_name)
+        except RulesError as error:
+            name = str(action_name)[:40]
+            raise ActionError(f"{system.name} has no action called “{name}”.") from error
+        handler = handler_for(system.slug, action.name)
+        chosen = _visibility(visibility, membership)
+        if chosen != Visibility.PUBLIC and handler.public_only:
+            raise ActionError(f"“{action.title}” changes what everyone sees, so it is public.")
+        sheet = (
+            sheet_in(campaign, sheet_id, is_gm=membership.is_gm) if sheet_id is not None else None
+        )
+        scene = _running_scene(head)
+        if handler.needs_scene and scene is None:
+            raise ActionError("Start a scene first: this is kept for the scene.")
+        ctx = Context(
+            campaign=campaign,
+            system=system,
+            action=action,
+            user=user,
+            membership=membership,
+            request=request,
+            params=params,
+            visibility=chosen,
+            seq=head.last_seq + 1,
+            scene=scene,
+            sheet=sheet,
+        )
+        handler.authorize(ctx)
+        handler.prepare(ctx)
+        handler.precheck(ctx)
+        faces, outcome = _draw(action, ctx.request)
+        handler.apply(ctx, outcome)
+        ctx.save_state()
+        return _append(
+            head,
+            campaign,
+            kind=Kind.ACTION,
+            user=user,
+            action=action.name,
+            sheet=ctx.sheet,
+            scene=scene,
+            request=ctx.request,
+            params=ctx.params,
+            faces=faces,
+            outcome=outcome,
+            effects=ctx.effects,
+            visibility=chosen,
+        )
+
+
+def _target(campaign: Campaign, event_id: object) -> TableEvent:
+    if isinstance(event_id, bool) or not isinstance(event_id, int):
+        raise ActionError("Say which event (its number).")
+    if not 0 < event_id <= MAX_ID:
+        raise ActionError("No such event in this campaign's log.")
+    event = TableEvent.objects.select_for_update().filter(campaign=campaign, pk=event_id).first()
+    if event is None:
+        raise ActionError("No such event in this campaign's log.")
+    return event
+
+
+def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
+    """The GM shows a secret or blind event to everyone: a new public event that
+    carries the revealed one; the original is flagged revealed."""
+    with transaction.atomic():
+        head = _lock(campaign.pk)
+        membership = _member(campaign.pk, user)
+        if not membership.is_gm:
+            raise ActionError("Only the GM can reveal a roll.")
+        target = _target(campaign, event_id)
+        if target.visibility == Visibility.PUBLIC:
+            raise ActionError("Everyone can already see that event.")
+        if target.revealed:
+            raise ActionError("That event has already been revealed.")
+        if target.voided:
+            raise ActionError("That event was voided; there is nothing to reveal.")
+        target.revealed = True
+        target.save(update_fields=["revealed"])
+        return _append(
+            head,
+            campaign,
+            kind=Kind.REVEAL,
+            user=user,
+            sheet=target.character,
+            scene=target.scene,
+            target=target,
+            outcome={
+                "headline": f"Revealed: {target.headline}",
+                "explanation": f"The GM reveals event #{target.seq}.",
+            },
+        )
+
+
+def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
+    """The GM strikes an action from the record: a new event saying why; the
+    original stays in the log, flagged voided. State it changed is not undone."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ActionError("Give a reason for voiding it.")
+    reason = reason.strip()
+    if len(reason) > MAX_REASON:
+        raise ActionError(f"The reason is at most {MAX_REASON} characters.")
+    with transaction.atomic():
+        head = _lock(campaign.pk)
+        membership = _member(campaign.pk, user)
+        if not membership.is_gm:
+            raise ActionError("Only the GM can void an event.")
+        target = _target(campaign, event_id)
+        if target.kind != Kind.ACTION:
+            raise ActionError("Only actions can be voided.")
+        if target.voided:
+            raise ActionError("That event is already void.")
+        target.voided = True
+        target.save(update_fields=["voided"])
+        seen = target.visibility == Visibility.PUBLIC or target.revealed
+        return _append(
+            head,
+            campaign,
+            kind=Kind.VOID,
+            user=user,
+            sheet=target.character,
+            scene=target.scene,
+            target=target,
+            request={"reason": reason},
+            outcome={
+                "headline": f"Voided #{target.seq}: {reason}",
+                "explanation": f"The GM voids event #{target.seq} ({target.headline}): {reason}",
+            },
+            visibility=Visibility.PUBLIC if seen else Visibility.GM,
+        )
+
+
+# --------------------------------------------------------------------------- scenes
+
+
+def scene_started(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
+    """Log a scene start; called inside campaigns.services.start_scene's transaction."""
+    head = _lock(campaign.pk)
+    _set_scene(head, scene)
+    SceneState.objects.get_or_create(
+        scene=scene, defaults={"campaign": campaign, "data": empty_state()}
+    )
+    return _append(
+        head,
+        campaign,
+        kind=Kind.SCENE_START,
+        user=user,
+        scene=scene,
+        outcome={
+            "headline": f"Scene: {scene.title}",
+            "explanation": scene.description or f"“{scene.title}” begins.",
+        },
+    )
+
+
+def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
+    """Log a scene's end and expire what was kept for it (Trouble Pool, contests,
+    bought hitches, trackers, ...); called inside campaigns.services' transaction."""
+    head = _lock(campaign.pk)
+    if head.scene is not None and head.scene.pk == scene.pk:
+        _set_scene(head, None)
+    state = SceneState.objects.select_for_update().filter(scene=scene).first()
+    expired: dict[str, Any] = {}
+    if state is not None and not state.expired:
+        expired = expired_summary(state.data)
+        state.expired = True
+        state.version += 1
+        state.save(update_fields=["expired", "version", "updated_at"])
+    parts = ", ".join(f"{k.replace('_', ' ')}" for k in expired)
+    return _append(
+        head,
+        campaign,
+        kind=Kind.SCENE_END,
+        user=user,
+        scene=scene,
+        outcome={
+            "headline": f"Scene ended: {scene.title}",
+            "explanation": f"“{scene.title}” ends."
+            + (f" Expired with it: {parts}." if parts else ""),
+        },
+        effects=[{"scene_state": {"expired": expired}}] if expired else [],
+    )

@@ -1,0 +1,213 @@
+"""Checking the log, and exporting a scene or a session as Markdown or JSON.
+
+`verify(campaign)` recomputes every action's outcome from its request and faces
+with the rules, checks the seq numbers are gapless, the hash chain unbroken, the
+log head in step, and the revealed/voided flags backed by their events.
+
+Exports hold only what the requesting user may see: GMs everything, players
+and observers the public events (a revealed roll through its reveal event).
+A session is one day of play (UTC); a scene is every event logged in it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from campaigns.models import Campaign, Scene
+from rules.actions import resolve
+from rules.errors import RulesError
+from rules.registry import get_system
+
+from .actions import GM_AUDIENCE, ActionError, audience_of, membership_of
+from .models import GENESIS_HASH, Kind, TableEvent, TableLog, Visibility, canonical_json
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    checked: int
+    first_bad_seq: int | None = None
+    problem: str = ""
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"OK: {self.checked} events verified"
+        return (
+            f"FAIL at seq {self.first_bad_seq}: {self.problem} ({self.checked} verified before it)"
+        )
+
+
+def _same(a: Any, b: Any) -> bool:
+    return canonical_json(json.loads(json.dumps(a))) == canonical_json(b)
+
+
+def _check_event(event: TableEvent, expected_seq: int, previous: str) -> str:
+    """What is wrong with one event, or "" when nothing is."""
+    if event.seq != expected_seq:
+        return f"seq {expected_seq} is missing (next stored is {event.seq})"
+    if event.prev_hash != previous:
+        return "prev_hash does not match the hash of the event before it"
+    if event.compute_hash() != event.hash:
+        return "the hash does not match the event's content (it was changed)"
+    if event.kind == Kind.ACTION:
+        try:
+            action = get_system(event.system).action(event.action)
+            recomputed = resolve(action, event.request, event.faces)
+        except RulesError as error:
+            return f"the rules refuse the stored request and faces: {error}"
+        if not _same(recomputed, event.outcome):
+            return "the stored outcome differs from the outcome the rules compute"
+    return ""
+
+
+def verify(campaign: Campaign) -> Verdict:
+    """Re-check the whole log of a campaign; the first bad seq stops the check."""
+    previous = GENESIS_HASH
+    expected = 1
+    revealed: set[int] = set()
+    voided: set[int] = set()
+    flagged: dict[int, tuple[bool, bool]] = {}
+    events = TableEvent.objects.filter(campaign=campaign).order_by("seq")
+    for event in events.iterator(chunk_size=500):
+        problem = _check_event(event, expected, previous)
+        if problem:
+            return Verdict(False, expected - 1, expected if "missing" in problem else event.seq,
+                           problem)  # fmt: skip
+        target = event.refs.get("target_seq")
+        if event.kind == Kind.REVEAL and target is not None:
+            revealed.add(target)
+        if event.kind == Kind.VOID and target is not None:
+            voided.add(target)
+        flagged[event.seq] = (event.revealed, event.voided)
+        previous = event.hash
+        expected += 1
+    for seq, (is_revealed, is_voided) in flagged.items():
+        if is_revealed != (seq in revealed):
+            return Verdict(False, len(flagged), seq, "the revealed flag has no reveal event")
+        if is_voided != (seq in voided):
+            return Verdict(False, len(flagged), seq, "the voided flag has no void event")
+    head = TableLog.objects.filter(campaign=campaign).first()
+    last = expected - 1
+    if head is not None and (head.last_seq != last or head.last_hash != previous):
+        return Verdict(False, last, last + 1, "the log head does not match the last event")
+    return Verdict(True, last)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _audience(campaign: Campaign, user) -> str:
+    audience = audience_of(membership_of(campaign, user))
+    if audience is None:
+        raise ActionError("You are not a member of this campaign.")
+    return audience
+
+
+def _visible(campaign: Campaign, audience: str):
+    rows = TableEvent.objects.filter(campaign=campaign).select_related("target").order_by("seq")
+    return rows if audience == GM_AUDIENCE else rows.filter(visibility=Visibility.PUBLIC)
+
+
+def session_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    start = dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC)
+    return start, start + dt.timedelta(days=1)
+
+
+def _event_json(event: TableEvent, audience: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "seq": event.seq,
+        "kind": event.kind,
+        "action": event.action,
+        "actor": event.actor_name,
+        "character": event.character_name or None,
+        "scene": (event.refs.get("scene") or {}).get("title"),
+        "visibility": event.visibility,
+        "created_at": event.created_at.isoformat(),
+        "request": event.request,
+        "faces": event.faces,
+        "outcome": event.outcome,
+        "effects": event.effects,
+        "hash": event.hash,
+    }
+    if audience == GM_AUDIENCE:
+        data["revealed"] = event.revealed
+    data["voided"] = event.voided
+    target = event.target
+    if target is not None:
+        data["target_seq"] = target.seq
+        if audience == GM_AUDIENCE or target.visibility == Visibility.PUBLIC or target.revealed:
+            data["target"] = {
+                "seq": target.seq,
+                "action": target.action,
+                "character": target.character_name or None,
+                "faces": target.faces,
+                "outcome": target.outcome,
+            }
+    return data
+
+
+def export_data(
+    campaign: Campaign, user, *, scene: Scene | None = None, day: dt.date | None = None
+) -> dict[str, Any]:
+    """A scene's or a session's events as plain data, as this user may see them."""
+    audience = _audience(campaign, user)
+    rows = _visible(campaign, audience)
+    if scene is not None:
+        rows = rows.filter(scene=scene)
+        title = f"Scene: {scene.title}"
+    elif day is not None:
+        start, end = session_bounds(day)
+        rows = rows.filter(created_at__gte=start, created_at__lt=end)
+        title = f"Session of {day.isoformat()}"
+    else:
+        title = "Whole log"
+    return {
+        "campaign": {"id": campaign.pk, "name": campaign.name, "system": campaign.system},
+        "title": title,
+        "exported_at": timezone.now().isoformat(),
+        "audience": audience,
+        "events": [_event_json(e, audience) for e in rows],
+    }
+
+
+def to_json(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _md(text: object) -> str:
+    return str(text).replace("\n", " ").replace("|", "\\|")
+
+
+def to_markdown(data: dict[str, Any]) -> str:
+    lines = [f"# {_md(data['campaign']['name'])} — {_md(data['title'])}", ""]
+    lines.append(f"Exported {data['exported_at']} · {len(data['events'])} events")
+    lines.append("")
+    for event in data["events"]:
+        who = event["character"] or event["actor"]
+        what = event["action"] or event["kind"].replace("_", " ")
+        mark = "" if event["visibility"] == "public" else f" *({event['visibility']})*"
+        void = " ~~voided~~" if event["voided"] else ""
+        headline = event["outcome"].get("headline", "")
+        lines.append(f"## #{event['seq']} {_md(who)} — {_md(what)}{mark}{void}")
+        lines.append("")
+        lines.append(f"**{_md(headline)}**")
+        lines.append("")
+        if event["outcome"].get("explanation"):
+            lines.append(_md(event["outcome"]["explanation"]))
+            lines.append("")
+        if event["faces"]:
+            lines.append(f"Faces: {', '.join(str(f) for f in event['faces'])}")
+            lines.append("")
+        target = event.get("target")
+        if target is not None and event["kind"] == Kind.REVEAL:
+            lines.append(
+                f"Revealed #{target['seq']}: {_md(target['outcome'].get('headline', ''))} "
+                f"(faces {', '.join(str(f) for f in target['faces'])})"
+            )
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,207 @@
+"""Forms for table actions.
+
+`ActionForm` is built from any rules Action's schema, so every action of every
+system has a form: plain fields for numbers, switches, choices, dice and text,
+and a JSON box (pre-filled with the action's documented example) for nested
+parts such as pools or contest state. The hand-made forms below cover what the
+GM does most: opposition pools, difficulty, plot points, scenes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+
+from rules.actions import Action
+from rules.dice import SIZES
+
+DIE_CHOICES = [("", "—")] + [(f"d{s}", f"d{s}") for s in SIZES]
+VISIBILITY_CHOICES = [
+    ("public", "Public: everyone sees it"),
+    ("gm", "Secret: GMs only"),
+]
+PLAYER_VISIBILITY_CHOICES = [
+    ("public", "Public: everyone sees it"),
+    ("blind", "Blind: only the GM sees it until revealed"),
+]
+MAX_JSON = 16 * 1024
+
+
+def _bounds(spec: Mapping) -> tuple[int | None, int | None]:
+    lo, hi = spec.get("min"), spec.get("max")
+    return (lo if isinstance(lo, int) else None, hi if isinstance(hi, int) else None)
+
+
+def _help(spec: Mapping) -> str:
+    parts = []
+    for key in ("meaning", "help", "bounds"):
+        value = spec.get(key)
+        if isinstance(value, str) and value:
+            parts.append(value)
+    return " — ".join(parts)[:300]
+
+
+def _kind(spec: object) -> str:
+    if not isinstance(spec, Mapping):
+        return "json"
+    kind = str(spec.get("type", "")).lower()
+    if kind in ("int", "integer"):
+        return "int"
+    if kind in ("bool", "boolean"):
+        return "bool"
+    if kind == "choice" and spec.get("choices"):
+        return "choice"
+    if kind == "die":
+        return "die"
+    if kind in ("string", "text"):
+        return "text"
+    return "json"
+
+
+class ActionForm(forms.Form):
+    """A form for one rules action, from its schema; `request()` gives the rules request."""
+
+    def __init__(self, action: Action, *args: Any, gm: bool = False, **kwargs: Any) -> None:
+        self.action = action
+        self.kinds: dict[str, str] = {}
+        super().__init__(*args, **kwargs)
+        example = dict(action.example or {})
+        for name, spec in action.schema.items():
+            kind = _kind(spec)
+            self.kinds[name] = kind
+            label = name.replace("_", " ").capitalize()
+            help_text = _help(spec) if isinstance(spec, Mapping) else ""
+            initial = example.get(name)
+            if kind == "int":
+                lo, hi = _bounds(spec)
+                field: forms.Field = forms.IntegerField(
+                    required=False, min_value=lo, max_value=hi, initial=initial
+                )
+            elif kind == "bool":
+                field = forms.BooleanField(required=False, initial=bool(initial))
+            elif kind == "choice":
+                choices = [("", "—")] + [
+                    (str(c), str(c).replace("_", " ")) for c in spec["choices"]
+                ]
+                field = forms.ChoiceField(required=False, choices=choices, initial=initial)
+            elif kind == "die":
+                field = forms.ChoiceField(required=False, choices=DIE_CHOICES, initial=initial)
+            elif kind == "text":
+                field = forms.CharField(required=False, max_length=300, initial=initial)
+            else:
+                field = forms.CharField(
+                    required=False,
+                    widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+                    initial=None if initial is None else json.dumps(initial),
+                    help_text="JSON. " + help_text,
+                )
+                help_text = field.help_text
+            field.label = label
+            field.help_text = help_text
+            self.fields[name] = field
+        self.fields["visibility"] = forms.ChoiceField(
+            choices=VISIBILITY_CHOICES if gm else PLAYER_VISIBILITY_CHOICES,
+            initial="public",
+            required=False,
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name, kind in self.kinds.items():
+            if kind != "json":
+                continue
+            raw = (data.get(name) or "").strip()
+            if not raw:
+                data[name] = None
+                continue
+            if len(raw) > MAX_JSON:
+                self.add_error(name, "That is too long.")
+                continue
+            try:
+                data[name] = json.loads(raw)
+            except ValueError as error:
+                self.add_error(name, f"Not valid JSON: {error.msg} (line {error.lineno}).")
+        return data
+
+    def request(self) -> dict[str, Any]:
+        """The rules request: fields left empty are left out (the rules apply defaults)."""
+        out: dict[str, Any] = {}
+        for name, kind in self.kinds.items():
+            value = self.cleaned_data.get(name)
+            if kind == "bool":
+                if value:
+                    out[name] = True
+                continue
+            if value is None or value == "":
+                continue
+            out[name] = value
+        return out
+
+    @property
+    def visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or "public"
+
+
+def parse_dice_line(text: str) -> list[dict[str, str]]:
+    """ "d8 Armed thugs, d6 Cramped bay, d6" -> pool entries; raises ValueError with a message."""
+    entries = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        die, _, name = part.partition(" ")
+        die = die.lower()
+        if not die.startswith("d"):
+            die = f"d{die}"
+        base = die.split("+")[0]
+        if base not in {f"d{s}" for s in SIZES}:
+            raise ValueError(f"{part[:30]}: start each die with its size, like d8")
+        entries.append({"die": die, "trait": name.strip()[:80]})
+    if not entries:
+        raise ValueError("Give at least one die, like: d8 Armed thugs, d6")
+    if len(entries) > 40:
+        raise ValueError("At most 40 dice.")
+    return entries
+
+
+class GmPoolForm(forms.Form):
+    """Roll opposition: a pool of named dice (Cortex family) or a rating (d10 systems)."""
+
+    dice = forms.CharField(
+        max_length=800,
+        required=False,
+        label="Dice",
+        help_text="Comma-separated, each a size and a name: d8 Armed thugs, d6 Cramped bay",
+    )
+    name = forms.CharField(max_length=80, required=False, label="Who rolls")
+    skill = forms.IntegerField(required=False, min_value=0, max_value=15, label="Skill")
+    attribute = forms.IntegerField(required=False, min_value=0, max_value=30, label="Attribute")
+    visibility = forms.ChoiceField(choices=VISIBILITY_CHOICES, initial="public")
+
+    def clean_dice(self) -> list[dict[str, str]]:
+        text = self.cleaned_data.get("dice", "")
+        if not text.strip():
+            return []
+        try:
+            return parse_dice_line(text)
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from error
+
+
+class NumberForm(forms.Form):
+    value = forms.IntegerField(min_value=0, max_value=99, label="Difficulty")
+
+
+class PlotPointsForm(forms.Form):
+    sheet = forms.IntegerField(label="Character")
+    amount = forms.IntegerField(min_value=1, max_value=10, initial=1, label="Plot points")
+
+
+class SceneForm(forms.Form):
+    title = forms.CharField(max_length=120, label="Scene title")
+    description = forms.CharField(
+        max_length=4000, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )

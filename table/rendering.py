@@ -1,0 +1,129 @@
+"""HTML for events: rendered once per audience, never once per socket.
+
+`render_event_html(event, audience)` renders the roll card template
+"table/_event.html" for one audience ("gm" or "players"). `card_html` wraps it
+in the log's <li id="event-<seq>" data-seq data-event-id>. `event_message` is
+what the socket sends: an htmx out-of-band fragment that puts the card first in
+`#log` (newest first) and, for reveals and voids, replaces the earlier card
+where the audience has it. Notices (errors, acknowledgements, "reload") replace
+`#table-notice`.
+
+Context of "table/_event.html": event (TableEvent), audience, is_gm, outcome,
+dice (outcome["dice"] or []), target (the revealed or voided event, when this
+audience may see it) and target_outcome.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+
+from django.template.loader import get_template
+from django.utils.html import escape
+
+from .models import Kind, TableEvent, Visibility
+
+EVENT_TEMPLATE = "table/_event.html"
+GM = "gm"
+PLAYERS = "players"
+CACHE_SIZE = 4096
+
+_cache: OrderedDict[tuple, str] = OrderedDict()
+_cache_lock = Lock()
+
+
+def audiences_for(event: TableEvent) -> tuple[str, ...]:
+    """Who receives the event: public events everyone, secret and blind ones GMs only."""
+    return (GM, PLAYERS) if event.visibility == Visibility.PUBLIC else (GM,)
+
+
+def may_see(event: TableEvent, audience: str) -> bool:
+    return audience == GM or event.visibility == Visibility.PUBLIC
+
+
+def _target(event: TableEvent, audience: str) -> TableEvent | None:
+    if event.kind not in (Kind.REVEAL, Kind.VOID) or event.target_id is None:
+        return None
+    target = event.target
+    if target is None:
+        return None
+    if audience == GM or target.visibility == Visibility.PUBLIC or target.revealed:
+        return target
+    return None
+
+
+def render_event_html(event: TableEvent, audience: str) -> str:
+    """The roll card for one audience (the template decides what it shows)."""
+    target = _target(event, audience)
+    return get_template(EVENT_TEMPLATE).render(
+        {
+            "event": event,
+            "audience": audience,
+            "is_gm": audience == GM,
+            "outcome": event.outcome,
+            "dice": event.outcome.get("dice") or [],
+            "target": target,
+            "target_outcome": target.outcome if target is not None else {},
+        },
+    )
+
+
+def _cached(key: tuple, make) -> str:
+    with _cache_lock:
+        html = _cache.get(key)
+        if html is not None:
+            _cache.move_to_end(key)
+            return html
+    html = make()
+    with _cache_lock:
+        _cache[key] = html
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return html
+
+
+def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
+    """The card as the log holds it: <li id="event-<seq>" data-seq data-event-id> around
+    the template. The page renders its log with this too, so sockets can replace cards.
+    Cached: broadcasts and replays render each card once per audience."""
+    target = event.target if event.target_id is not None else None
+    key = (
+        event.pk,
+        audience,
+        event.revealed,
+        event.voided,
+        target.revealed if target else None,
+        target.voided if target else None,
+    )
+    inner = _cached(key, lambda: render_event_html(event, audience))
+    classes = "log-entry" + (" voided" if event.voided else "")
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return (
+        f'<li id="event-{event.seq}"{swap} class="{classes}" data-seq="{event.seq}" '
+        f'data-event-id="{event.pk}">{inner}</li>'
+    )
+
+
+def event_message(event: TableEvent, audience: str) -> str:
+    """What the socket sends for a new event: its card goes first in #log (newest
+    first); a reveal or void also replaces the earlier card where this audience
+    already shows it."""
+    parts = [
+        f'<template hx-swap-oob="afterbegin:#log" data-seq="{event.seq}">'
+        f"{card_html(event, audience)}</template>"
+    ]
+    target = _target(event, audience)
+    if target is not None and (audience == GM or target.visibility == Visibility.PUBLIC):
+        parts.append(card_html(target, audience, oob=True))
+    return "".join(parts)
+
+
+def notice_html(kind: str, text: str, *, code: str = "", reload: bool = False) -> str:
+    """A message for one socket: kind "error" or "ok"; reload asks the page to reload."""
+    attrs = f'data-kind="{escape(kind)}"'
+    if code:
+        attrs += f' data-code="{escape(code)}"'
+    if reload:
+        attrs += ' data-reload="true"'
+    role = "alert" if kind == "error" else "status"
+    return f'<div id="table-notice" hx-swap-oob="true" role="{role}" {attrs}>{escape(text)}</div>'

@@ -1,0 +1,1643 @@
+"""What each rules action reads from the database and what it writes back.
+
+`table.actions.perform` runs every action through a `Handler`:
+
+- `authorize` refuses what the user's role does not allow for this action;
+- `prepare` fills the request's state fields from the database (the sheet's
+  dice and ratings, counters, the scene's Trouble Pool or contest), so the
+  client's copy of state is never trusted;
+- `precheck` refuses what the character cannot afford before any die is drawn,
+  so a refusal can never be used to throw away a bad roll;
+- `apply` writes what the outcome calls for: counters through
+  `Counter.spend`/`Counter.add` (never below zero, even when two spends race),
+  stress and other dice on sheet traits, and scene-scoped state in the locked
+  `SceneState` row. Every write is also recorded in the event's `effects`.
+
+Actions without a handler of their own (new ones included) get the default:
+members may run them for their own characters and nothing is written but the
+event. Table-level options travel in the request under the key "table" (see
+docs/protocol.md): which contest, which target sheet, which earlier roll, which
+tracker.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import F
+
+from campaigns.models import Campaign, Membership, Scene
+from rules.actions import Action
+from rules.dice import parse_size
+from rules.errors import RulesError
+from rules.faces import FaceSource
+from rules.registry import GameSystem
+from sheets.models import Counter, Sheet, Trait
+
+from .models import SceneState
+
+MAX_KEPT_ROLLS = 30
+MAX_ID = 2**53  # ids and seqs beyond this are no row's (and overflow SQLite)
+MAX_FINISHED = 10
+
+
+class ActionError(Exception):
+    """A refused action; the message is shown to the player as is."""
+
+
+# --------------------------------------------------------------------------- reading sheets
+
+
+def norm(text: object) -> str:
+    return " ".join(str(text).replace("\u2019", "'").casefold().split())
+
+
+class Character:
+    """A sheet with its traits and counters, read once per action."""
+
+    def __init__(self, sheet: Sheet, system: GameSystem) -> None:
+        self.sheet = sheet
+        self.system = system
+        self.traits: list[Trait] = list(
+            Trait.objects.filter(sheet=sheet).select_related("parent", "link")
+        )
+        self._counters: dict[str, Counter] = {c.key: c for c in Counter.objects.filter(sheet=sheet)}
+
+    @property
+    def id(self) -> int:
+        return self.sheet.pk
+
+    @property
+    def name(self) -> str:
+        return self.sheet.name
+
+    def group(self, group: str) -> list[Trait]:
+        return [t for t in self.traits if t.group == group]
+
+    def trait(self, group: str, name: object) -> Trait | None:
+        wanted = norm(name)
+        return next((t for t in self.traits if t.group == group and norm(t.name) == wanted), None)
+
+    def require(self, group: str, name: object, what: str) -> Trait:
+        trait = self.trait(group, name)
+        if trait is None:
+            raise ActionError(f"{self.name} has no {what} called “{str(name)[:40]}”.")
+        return trait
+
+    def counter(self, key: str) -> int:
+        """The counter's value; a missing row is created with the template's default."""
+        row = self._counters.get(key)
+        if row is None:
+            try:
+                default = self.system.sheet_template.counter(key).default
+            except KeyError:
+                default = 0
+            row, _ = Counter.objects.get_or_create(
+                sheet=self.sheet, key=key, defaults={"value": default}
+            )
+            self._counters[key] = row
+        return row.value
+
+    def counter_max(self, key: str) -> int | None:
+        try:
+            return self.system.sheet_template.counter(key).maximum
+        except KeyError:
+            return None
+
+    def stress_track(self) -> dict[str, str | None]:
+        return {t.name: (t.die_label or None) for t in self.group("stress")}
+
+
+def sheet_in(campaign: Campaign, sheet_id: object, *, is_gm: bool) -> Sheet:
+    """A sheet of this campaign; hidden GM characters exist only for GMs."""
+    if isinstance(sheet_id, bool) or not isinstance(sheet_id, int):
+        raise ActionError("Choose a character.")
+    if not 0 < sheet_id <= MAX_ID:
+        raise ActionError("No such character in this campaign.")
+    sheet = Sheet.objects.filter(campaign=campaign, pk=sheet_id).first()
+    if sheet is None or (sheet.hidden and not is_gm):
+        raise ActionError("No such character in this campaign.")
+    return sheet
+
+
+# --------------------------------------------------------------------------- the context
+
+
+@dataclass
+class Context:
+    """Everything one action needs, built by perform() inside its transaction."""
+
+    campaign: Campaign
+    system: GameSystem
+    action: Action
+    user: Any
+    membership: Membership
+    request: dict[str, Any]
+    params: dict[str, Any]
+    visibility: str
+    seq: int
+    scene: Scene | None = None
+    sheet: Sheet | None = None
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    state_changed: bool = False
+    _state: SceneState | None = None
+    _characters: dict[int, Character] = field(default_factory=dict)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.membership.is_gm
+
+    @property
+    def state(self) -> SceneState | None:
+        """The running scene's state row, locked on first use (None without a scene)."""
+        if self._state is None and self.scene is not None:
+            self._state, _ = SceneState.objects.select_for_update().get_or_create(
+                scene=self.scene, defaults={"campaign": self.campaign, "data": empty_state()}
+            )
+        return self._state
+
+    @property
+    def data(self) -> dict[str, Any]:
+        if self.state is None:
+            raise ActionError("Start a scene first: this is kept for the scene.")
+        return self.state.data
+
+    def save_state(self) -> None:
+        if self._state is not None and self.state_changed:
+            self._state.version += 1
+            self._state.save(update_fields=["data", "version", "updated_at"])
+
+    def touch(self) -> None:
+        self.state_changed = True
+
+    def character(self, sheet: Sheet | None = None) -> Character:
+        sheet = sheet or self.sheet
+        if sheet is None:
+            raise ActionError("Choose the character this is for.")
+        if sheet.pk not in self._characters:
+            self._characters[sheet.pk] = Character(sheet, self.system)
+        return self._characters[sheet.pk]
+
+    def other_sheet(self, sheet_id: object) -> Sheet:
+        return sheet_in(self.campaign, sheet_id, is_gm=self.is_gm)
+
+    def controls(self, sheet: Sheet | None) -> bool:
+        """GMs act for anyone and for GM characters; players only for their own PCs."""
+        if self.is_gm:
+            return True
+        return sheet is not None and sheet.kind == Sheet.Kind.PC and sheet.owner_id == self.user.pk
+
+    def require_control(self, sheet: Sheet | None) -> None:
+        if not self.controls(sheet):
+            raise ActionError("You can only act for your own characters.")
+
+    def require_gm(self, what: str = "do that") -> None:
+        if not self.is_gm:
+            raise ActionError(f"Only the GM can {what}.")
+
+    def param_int(self, key: str) -> int | None:
+        value = self.params.get(key)
+        if value is None or value == "":
+            return None
+        if isinstance(value, str) and re.fullmatch(r"[0-9]{1,16}", value.strip()):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+            raise ActionError(f"table.{key} must be a whole number.")
+        return value
+
+    def param_str(self, key: str, default: str = "") -> str:
+        value = self.params.get(key, default)
+        if not isinstance(value, str) or len(value) > 80:
+            raise ActionError(f"table.{key} must be text of at most 80 characters.")
+        return value.strip()
+
+    # ---- writes, each recorded as an effect
+
+    def spend(self, sheet: Sheet | None, key: str, amount: int, label: str) -> None:
+        if sheet is None or amount <= 0:
+            return
+        char = self.character(sheet)
+        held = char.counter(key)
+        if not Counter.spend(sheet.pk, key, amount):
+            raise ActionError(f"{sheet.name} has only {held} {label} left.")
+        char._counters[key].value = held - amount
+        self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": held - amount})
+
+    def give(self, sheet: Sheet | None, key: str, amount: int, label: str, maximum=None) -> None:
+        if sheet is None or amount <= 0:
+            return
+        char = self.character(sheet)
+        held = char.counter(key)
+        cap = maximum if maximum is not None else char.counter_max(key)
+        if not Counter.add(sheet.pk, key, amount, maximum=cap):
+            raise ActionError(f"{sheet.name} cannot hold more than {cap} {label}.")
+        char._counters[key].value = held + amount
+        self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": held + amount})
+
+    def set_counter(self, sheet: Sheet, key: str, value: int) -> None:
+        char = self.character(sheet)
+        held = char.counter(key)
+        if held == value:
+            return
+        Counter.objects.filter(sheet=sheet, key=key).update(value=value, version=F("version") + 1)
+        char._counters[key].value = value
+        self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": value})
+
+    def set_die(self, sheet: Sheet, group: str, name: str, die: str | None) -> None:
+        """Set a die trait (d4-d12, d12+dN for Skills); None removes the die."""
+        char = self.character(sheet)
+        trait = char.trait(group, name)
+        size, plus = _spec(die)
+        if trait is None:
+            if size is None:
+                return
+            trait = Trait.objects.create(
+                sheet=sheet, group=group, name=name, die=size, plus_die=plus
+            )
+            char.traits.append(trait)
+            before = None
+        else:
+            before = trait.die_label or None
+            if group == "stress" or size is not None:
+                Trait.objects.filter(pk=trait.pk).update(
+                    die=size, plus_die=plus, version=F("version") + 1
+                )
+                trait.die, trait.plus_die = size, plus
+            else:
+                trait.delete()
+                char.traits.remove(trait)
+        self.effects.append(
+            {"sheet": sheet.pk, "trait": name, "group": group, "from": before, "to": die}
+        )
+
+    def flag_trait(self, sheet: Sheet, group: str, name: str, flag: str) -> None:
+        trait = self.character(sheet).trait(group, name)
+        if trait is None or (trait.flags or {}).get(flag):
+            return
+        trait.flags = {**(trait.flags or {}), flag: True}
+        Trait.objects.filter(pk=trait.pk).update(flags=trait.flags, version=F("version") + 1)
+        self.effects.append({"sheet": sheet.pk, "trait": name, "group": group, "flag": flag})
+
+    def note(self, **change: Any) -> None:
+        """A scene-state change, recorded as an effect."""
+        self.touch()
+        self.effects.append({"scene_state": change})
+
+
+def _spec(die: object) -> tuple[int | None, int | None]:
+    if die is None:
+        return None, None
+    text = str(die)
+    if "+" in text:
+        base, plus = text.split("+", 1)
+        return parse_size(base), parse_size(plus)
+    return parse_size(text), None
+
+
+# --------------------------------------------------------------------------- scene state
+
+
+def empty_state() -> dict[str, Any]:
+    return {"next_id": 1}
+
+
+def new_id(ctx: Context) -> int:
+    data = ctx.data
+    number = int(data.get("next_id", 1))
+    data["next_id"] = number + 1
+    return number
+
+
+def hidden_seqs(campaign: Campaign, seqs: set[int]) -> set[int]:
+    from .models import TableEvent
+
+    if not seqs:
+        return set()
+    return set(
+        TableEvent.objects.filter(campaign=campaign, seq__in=seqs)
+        .exclude(visibility="public")
+        .values_list("seq", flat=True)
+    )
+
+
+def visible_state(campaign: Campaign, data: Mapping[str, Any], *, gm: bool) -> dict[str, Any]:
+    """The scene state as a user may see it: items written by a secret or blind event
+    (a secret GM difficulty pool, a blind roll kept for a Bank move) are GM-only."""
+    data = copy.deepcopy(dict(data))
+    if gm:
+        return data
+    seqs: set[int] = set()
+    for key in ("rolls", "held_hitches"):
+        for item in _items(data.get(key)):
+            if isinstance(item.get("seq"), int):
+                seqs.add(item["seq"])
+    difficulty = data.get("difficulty")
+    if isinstance(difficulty, dict) and isinstance(difficulty.get("seq"), int):
+        seqs.add(difficulty["seq"])
+    hidden = hidden_seqs(campaign, seqs)
+    if isinstance(data.get("rolls"), dict):
+        data["rolls"] = {k: v for k, v in data["rolls"].items() if v.get("seq") not in hidden}
+    if isinstance(data.get("held_hitches"), list):
+        data["held_hitches"] = [h for h in data["held_hitches"] if h.get("seq") not in hidden]
+    if isinstance(difficulty, dict) and difficulty.get("seq") in hidden:
+        data.pop("difficulty")
+    return data
+
+
+def _items(value: object) -> list[dict]:
+    if isinstance(value, dict):
+        return [v for v in value.values() if isinstance(v, dict)]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, dict)]
+    return []
+
+
+def expired_summary(data: Mapping[str, Any]) -> dict[str, Any]:
+    """What ending the scene drops: everything kept for the scene, counted by kind."""
+    summary = {}
+    for key, value in data.items():
+        if key == "next_id" or not value:
+            continue
+        summary[key] = len(value) if isinstance(value, list | dict) else value
+    return summary
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+class Handler:
+    """Default: anyone who may act runs it for a character they control; no state."""
+
+    needs_scene = False  # keeps scene-scoped state: refused without an active scene
+    public_only = False  # changes what everyone sees: cannot be secret or blind
+    gm_only = False
+    sheet_required = False  # even for the GM
+
+    def authorize(self, ctx: Context) -> None:
+        if self.gm_only:
+            ctx.require_gm(f"use “{ctx.action.title}”")
+        if ctx.sheet is not None:
+            ctx.require_control(ctx.sheet)
+        elif not ctx.is_gm or self.sheet_required:
+            raise ActionError("Choose the character this is for.")
+
+    def prepare(self, ctx: Context) -> None:
+        pass
+
+    def precheck(self, ctx: Context) -> None:
+        pass
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        pass
+
+
+DEFAULT = Handler()
+
+
+def dry_run(action: Action, request: Mapping) -> dict[str, Any]:
+    """Resolve with stand-in faces to learn what a request costs before rolling it.
+
+    Costs (Smallville's paid dice) never depend on the faces, so any faces do.
+    """
+
+    class Stand(FaceSource):
+        def __init__(self) -> None:
+            self.faces = []
+
+        def draw(self, size: int) -> int:
+            return 2
+
+    try:
+        return action.resolver(copy.deepcopy(dict(request)), Stand())
+    except RulesError as error:
+        raise ActionError(_sentence(str(error))) from error
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else "That is not allowed."
+
+
+def _int_field(request: Mapping, key: str, default: int = 0) -> int:
+    value = request.get(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+# ---- Cortex Plus pools (Serenity, Smallville)
+
+OWN_GROUPS = {
+    "serenity": ("stylins", "refinements", "values", "aspects", "resources", "assets"),
+    "smallville": ("values", "relationships", "abilities", "distinctions"),
+    "cortex_slots": ("attributes", "distinctions", "skills", "assets", "talents"),
+}
+SIDE_GROUPS = ("locations", "extras")
+
+
+def fill_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
+    """Dice from the character's own sheet groups take their size from the sheet.
+
+    Dice of the situation or of the other side are left for the rules to check.
+    """
+    if sheet is None or not isinstance(entries, list):
+        return entries
+    char = ctx.character(sheet)
+    own = OWN_GROUPS.get(ctx.system.slug, ())
+    filled = []
+    for raw in entries:
+        if not isinstance(raw, Mapping) or raw.get("group") not in own:
+            filled.append(raw)
+            continue
+        group = raw["group"]
+        trait = char.trait(group, raw.get("trait", ""))
+        if trait is None or trait.die is None:
+            label = ctx.system.sheet_template.group(group).label
+            name = str(raw.get("trait", ""))[:40]
+            raise ActionError(f"{char.name} has no “{name}” among their {label}.")
+        entry = {**raw, "trait": trait.name, "die": trait.die_label}
+        if group == "refinements":
+            entry["parent"] = trait.parent.name if trait.parent_id else ""
+        if ctx.system.slug == "smallville" and group == "distinctions":
+            entry["heritage"] = bool((trait.flags or {}).get("heritage"))
+        filled.append(entry)
+    return filled
+
+
+def fill_side_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
+    """SMV-7: a Resource is free when on the sheet and unused this session."""
+    if not isinstance(entries, list):
+        return entries
+    char = ctx.character(sheet) if sheet is not None else None
+    filled = []
+    for raw in entries:
+        if not isinstance(raw, Mapping):
+            filled.append(raw)
+            continue
+        trait = char.trait(raw.get("group"), raw.get("trait", "")) if char else None
+        if trait is not None and trait.die:
+            filled.append(
+                {
+                    **raw,
+                    "trait": trait.name,
+                    "die": trait.die_label,
+                    "on_sheet": True,
+                    "used": bool((trait.flags or {}).get("used")),
+                }
+            )
+        else:
+            filled.append({**raw, "on_sheet": False, "used": False})
+    return filled
+
+
+def check_plot_points(ctx: Context, sheet: Sheet | None, wanted: int) -> None:
+    if sheet is None or wanted <= 0:
+        return
+    held = ctx.character(sheet).counter("plot_points")
+    if wanted > held:
+        raise ActionError(
+            f"That costs {wanted} plot point{'s' if wanted != 1 else ''}; {sheet.name} has {held}."
+        )
+
+
+def check_pool_cost(ctx: Context, sheet: Sheet | None, request: Mapping, *, gm: bool) -> None:
+    """Refuse, before any die is drawn, a pool the character cannot pay for."""
+    if sheet is not None:
+        check_plot_points(ctx, sheet, smv_pool_cost(ctx, request, gm=gm))
+
+
+def apply_value_step(ctx: Context, sheet: Sheet | None, step: Mapping | None) -> None:
+    """SER-9 / SMV-2: a challenged trait steps down (a d4 is removed)."""
+    if sheet is None or not isinstance(step, Mapping):
+        return
+    trait, group = step.get("trait"), step.get("group", "values")
+    if ctx.character(sheet).trait(group, trait) is None:
+        return
+    ctx.set_die(sheet, group, ctx.character(sheet).trait(group, trait).name, step.get("to"))
+
+
+def smv_pool_cost(ctx: Context, request: Mapping, *, gm: bool) -> int:
+    """Plot points one side's pool may cost: Smallville's paid dice (SMV-3..7), worked out
+    by the roll action on that side, plus the plot points named for the result."""
+    cost = 0
+    if ctx.system.slug == "smallville":
+        side = {**request, "watchtower": gm}
+        cost = _int_field(dry_run(ctx.system.action("roll"), side), "plot_points_for_dice")
+    return cost + _int_field(request, "plot_points")
+
+
+def smv_useful_details(ctx: Context, request: dict) -> None:
+    """SMV-6: a Useful Detail already made in this scene is reused for free; one the
+    Watchtower takes from the Trouble Pool comes out of the scene's pool."""
+    details = [
+        e
+        for e in request.get("pool") or ()
+        if isinstance(e, dict) and e.get("group") == "useful_details"
+    ]
+    if ctx.scene is None or not details:
+        return
+    known = {norm(k) for k in ctx.data.get("useful_details", {})}
+    for entry in details:
+        entry["reused"] = norm(entry.get("trait", "")) in known
+        if entry.get("from_trouble"):
+            request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
+
+
+def prepare_cortex_side(ctx: Context, request: dict, sheet: Sheet | None) -> None:
+    """One side's pool in a Cortex Plus roll, test or contest, filled from its sheet."""
+    if "pool" in request:
+        request["pool"] = fill_pool(ctx, request["pool"], sheet)
+    if ctx.system.slug == "smallville":
+        if "side_pool" in request:
+            request["side_pool"] = fill_side_pool(ctx, request["side_pool"], sheet)
+        smv_useful_details(ctx, request)
+
+
+def apply_cortex_side(ctx: Context, sheet: Sheet | None, outcome: Mapping, *, later=None) -> None:
+    """Plot points a roll spent, challenged traits stepping down, Resources used,
+    new Useful Details, a die taken from the Trouble Pool."""
+    ctx.spend(sheet, "plot_points", _int_field(outcome, "plot_points_spent"), "plot points")
+    apply_value_step(ctx, sheet, outcome.get("value_steps_down"))
+    for step in outcome.get("steps_down_after_conflict") or []:
+        if later is not None:
+            later.append({"sheet": sheet.pk if sheet else None, **step})
+        else:
+            apply_value_step(ctx, sheet, step)
+    if sheet is not None:
+        for name in outcome.get("resources_used") or []:
+            for group in SIDE_GROUPS:
+                ctx.flag_trait(sheet, group, name, "used")
+    made = [
+        e
+        for e in outcome.get("costs") or ()
+        if e.get("group") == "useful_details" and e.get("trait")
+    ]
+    if ctx.scene is not None and (made or "trouble_pool" in outcome):
+        details = ctx.data.setdefault("useful_details", {})
+        for entry in made:
+            if entry["trait"] not in details:
+                details[entry["trait"]] = {
+                    "die": entry.get("die"),
+                    "sheet": sheet.pk if sheet else None,
+                    "seq": ctx.seq,
+                }
+                ctx.note(useful_detail=entry["trait"])
+        if "trouble_pool" in outcome and outcome["trouble_pool"] != ctx.data.get("trouble_pool"):
+            ctx.data["trouble_pool"] = list(outcome["trouble_pool"])
+            ctx.note(trouble_pool=ctx.data["trouble_pool"])
+
+
+def apply_steps(ctx: Context, steps: list) -> None:
+    for step in steps or []:
+        sheet_id = step.get("sheet")
+        if sheet_id:
+            sheet = Sheet.objects.filter(campaign=ctx.campaign, pk=sheet_id).first()
+            apply_value_step(ctx, sheet, step)
+
+
+class CortexRoll(Handler):
+    """SER-1..4, 8, 9 and SMV-1..9: one pool from the character's sheet."""
+
+    def gm_pool(self, ctx: Context) -> bool:
+        return ctx.is_gm and (ctx.sheet is None or ctx.sheet.kind == Sheet.Kind.NPC)
+
+    def prepare(self, ctx: Context) -> None:
+        flag = "gm" if ctx.system.slug == "serenity" else "watchtower"
+        ctx.request[flag] = self.gm_pool(ctx)
+        prepare_cortex_side(ctx, ctx.request, ctx.sheet)
+
+    def precheck(self, ctx: Context) -> None:
+        check_pool_cost(ctx, ctx.sheet, ctx.request, gm=self.gm_pool(ctx))
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_cortex_side(ctx, ctx.sheet, outcome)
+
+
+class CortexTest(Handler):
+    """SER-5 / SMV-10 test: the GM runs it, with the player's pool from their sheet."""
+
+    gm_only = True
+
+    def prepare(self, ctx: Context) -> None:
+        player = ctx.request.get("player")
+        if isinstance(player, dict):
+            player = dict(player)
+            prepare_cortex_side(ctx, player, ctx.sheet)
+            ctx.request["player"] = player
+
+    def precheck(self, ctx: Context) -> None:
+        player = ctx.request.get("player")
+        if isinstance(player, dict):
+            check_pool_cost(ctx, ctx.sheet, player, gm=False)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_cortex_side(ctx, ctx.sheet, outcome.get("player") or {})
+
+
+# ---- Contests (SER-6, SER-7, SER-10, SMV-10)
+
+OPEN_STATUSES = ("open", "stress_pending")
+
+
+def contest_record(ctx: Context) -> dict[str, Any]:
+    contests = ctx.data.get("contests", {})
+    wanted = ctx.param_int("contest")
+    if wanted is not None:
+        record = contests.get(str(wanted))
+        if record is None or record["contest"]["status"] not in OPEN_STATUSES:
+            raise ActionError(f"There is no contest #{wanted} going on in this scene.")
+        return record
+    going = [r for r in contests.values() if r["contest"]["status"] in OPEN_STATUSES]
+    if not going:
+        raise ActionError("No contest is going on in this scene: start one first.")
+    if len(going) > 1:
+        raise ActionError("Several contests are going on: say which one (table.contest).")
+    return going[0]
+
+
+def side_sheet(ctx: Context, record: Mapping, side: int) -> Sheet | None:
+    sheet_id = record["sheets"][side]
+    if sheet_id is None:
+        return None
+    return Sheet.objects.filter(campaign=ctx.campaign, pk=sheet_id).first()
+
+
+def require_side(ctx: Context, record: Mapping, side: int) -> Sheet | None:
+    """The GM plays GM sides; a player side is played by its sheet's owner (or the GM)."""
+    sheet = side_sheet(ctx, record, side)
+    name = record["contest"]["sides"][side]["name"]
+    if record["contest"]["sides"][side]["gm"] or sheet is None:
+        ctx.require_gm(f"act for {name}")
+    else:
+        ctx.require_control(sheet)
+    if ctx.sheet is not None and sheet is not None and ctx.sheet.pk != sheet.pk:
+        raise ActionError(f"It is {name}'s move, not {ctx.sheet.name}'s.")
+    ctx.sheet = sheet
+    return sheet
+
+
+def finish_contest(ctx: Context, record: dict) -> None:
+    apply_steps(ctx, record.pop("steps_down", []))
+    contests = ctx.data["contests"]
+    done = [k for k, r in contests.items() if r["contest"]["status"] not in OPEN_STATUSES]
+    for key in done[:-MAX_FINISHED]:
+        contests.pop(key)
+
+
+class ContestStart(Handler):
+    needs_scene = True
+    public_only = True
+
+    def authorize(self, ctx: Context) -> None:
+        pass  # checked in prepare, once the sides are known
+
+    def prepare(self, ctx: Context) -> None:
+        sides = ctx.request.get("sides")
+        if not isinstance(sides, list) or len(sides) != 2:
+            raise ActionError("A contest has exactly two sides.")
+        sheets: list[int | None] = []
+        cleaned = []
+        for index, raw in enumerate(sides):
+            if not isinstance(raw, Mapping):
+                raise ActionError(f"Side {index + 1} must be an object with a name and a goal.")
+            side = dict(raw)
+            sheet_id = side.pop("sheet_id", None)
+            sheet = ctx.other_sheet(sheet_id) if sheet_id is not None else None
+            if sheet is not None:
+                side.setdefault("name", sheet.name)
+            side["gm"] = sheet is None or sheet.kind == Sheet.Kind.NPC
+            sheets.append(sheet.pk if sheet else None)
+            cleaned.append(side)
+        ctx.request["sides"] = cleaned
+        ctx.params["sheets"] = sheets
+        if not ctx.is_gm:
+            mine = [s for s in sheets if s is not None and ctx.sheet and s == ctx.sheet.pk]
+            if ctx.sheet is None or not mine:
+                raise ActionError("Start a contest for your own character.")
+            ctx.require_control(ctx.sheet)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        number = new_id(ctx)
+        ctx.data.setdefault("contests", {})[str(number)] = {
+            "id": number,
+            "contest": outcome["contest"],
+            "sheets": ctx.params["sheets"],
+            "seq": ctx.seq,
+            "steps_down": [],
+        }
+        ctx.params["contest"] = number
+        ctx.note(contest=number, status=outcome["contest"]["status"])
+
+
+class ContestMove(Handler):
+    """Roll, give in: the side whose turn it is moves."""
+
+    needs_scene = True
+    public_only = True
+    rolls = False
+
+    def authorize(self, ctx: Context) -> None:
+        pass
+
+    def prepare(self, ctx: Context) -> None:
+        record = contest_record(ctx)
+        ctx.params["contest"] = record["id"]
+        contest = record["contest"]
+        if contest["status"] != "open":
+            raise ActionError("This contest is decided: the winner picks the stress.")
+        ctx.request["contest"] = contest
+        sheet = require_side(ctx, record, contest["turn"])
+        if self.rolls:
+            prepare_cortex_side(ctx, ctx.request, sheet)
+
+    def precheck(self, ctx: Context) -> None:
+        if self.rolls:
+            contest = ctx.request["contest"]
+            gm = contest["sides"][contest["turn"]]["gm"]
+            check_pool_cost(ctx, ctx.sheet, ctx.request, gm=gm)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        record = ctx.data["contests"][str(ctx.params["contest"])]
+        record["contest"] = outcome["contest"]
+        if self.rolls:
+            later = record.setdefault("steps_down", [])
+            apply_cortex_side(ctx, ctx.sheet, outcome.get("roll") or {}, later=later)
+        if outcome["contest"]["status"] not in OPEN_STATUSES:
+            finish_contest(ctx, record)
+        ctx.note(contest=record["id"], status=outcome["contest"]["status"])
+
+
+class ContestRoll(ContestMove):
+    rolls = True
+
+
+def held_stress(ctx: Context, record: Mapping, side: int) -> tuple[Sheet | None, dict]:
+    sheet = side_sheet(ctx, record, side)
+    if sheet is not None:
+        return sheet, ctx.character(sheet).stress_track()
+    name = record["contest"]["sides"][side]["name"]
+    return None, dict(ctx.data.get("side_stress", {}).get(name, {}))
+
+
+def write_stress(ctx: Context, sheet: Sheet | None, side_name: str, change: Mapping) -> None:
+    """SER-7: the stress die now held; past d12 the character is taken out of the scene."""
+    stress_type, now = change.get("type"), change.get("to")
+    if not stress_type:
+        return
+    if sheet is not None:
+        ctx.set_die(sheet, "stress", stress_type, now)
+    else:
+        ctx.data.setdefault("side_stress", {}).setdefault(side_name, {})[stress_type] = now
+        ctx.note(side_stress=side_name, type=stress_type, to=now)
+    if change.get("taken_out") and ctx.scene is not None:
+        who = {"sheet": sheet.pk if sheet else None, "name": sheet.name if sheet else side_name}
+        taken = ctx.data.setdefault("taken_out", [])
+        if who not in taken:
+            taken.append({**who, "seq": ctx.seq})
+            ctx.note(taken_out=who["name"])
+
+
+class ContestStress(Handler):
+    needs_scene = True
+    public_only = True
+
+    def authorize(self, ctx: Context) -> None:
+        pass
+
+    def prepare(self, ctx: Context) -> None:
+        record = contest_record(ctx)
+        ctx.params["contest"] = record["id"]
+        contest = record["contest"]
+        if contest["status"] != "stress_pending":
+            raise ActionError("This contest is not waiting for stress to be chosen.")
+        ctx.request["contest"] = contest
+        winner = contest["winner"]
+        winner_sheet = side_sheet(ctx, record, winner)
+        if contest["sides"][winner]["gm"] or winner_sheet is None:
+            ctx.require_gm("choose the stress for the GM's side")
+        else:
+            ctx.require_control(winner_sheet)
+        loser = contest["failed"]["side"]
+        sheet, track = held_stress(ctx, record, loser)
+        ctx.request["stress"] = track
+        ctx.sheet = sheet
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        record = ctx.data["contests"][str(ctx.params["contest"])]
+        loser = record["contest"]["failed"]["side"]
+        record["contest"] = outcome["contest"]
+        name = record["contest"]["sides"][loser]["name"]
+        write_stress(ctx, ctx.sheet, name, outcome.get("stress_change") or {})
+        winner = record["contest"]["winner"]
+        apply_benefit(ctx, side_sheet(ctx, record, winner), outcome.get("benefit"))
+        finish_contest(ctx, record)
+        ctx.note(contest=record["id"], status=outcome["contest"]["status"])
+
+
+def apply_benefit(ctx: Context, winner: Sheet | None, benefit: object) -> None:
+    """SER-10: the chosen benefit lands where its die lives (the winner's sheet)."""
+    if not isinstance(benefit, Mapping) or winner is None:
+        return
+    key, trait = benefit.get("benefit"), benefit.get("trait")
+    group = {
+        "step_up_asset": "assets",
+        "remove_complication": "complications",
+        "step_down_complication": "complications",
+        "step_down_stress": "stress",
+    }.get(key)
+    if group and trait and ctx.character(winner).trait(group, trait) is not None:
+        ctx.set_die(
+            winner, group, ctx.character(winner).trait(group, trait).name, benefit.get("to")
+        )
+    elif key == "promote_asset" and trait and ctx.scene is not None:
+        assets = ctx.data.setdefault("assets", {})
+        if trait in assets:
+            assets[trait]["promoted"] = True
+            ctx.note(promoted=trait)
+
+
+class TakeStress(Handler):
+    """SER-7 / SMV-10 outside a contest: the character's own stress track."""
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is None:
+            raise ActionError("Choose the character taking stress.")
+        ctx.request["stress"] = ctx.character().stress_track()
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        write_stress(ctx, ctx.sheet, ctx.sheet.name, outcome)
+
+
+class ActivateComplication(Handler):
+    """SER-3: the GM activates a 1; the roller gains a plot point and a complication."""
+
+    gm_only = True
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        char = ctx.character()
+        ctx.request["plot_points"] = char.counter("plot_points")
+        held = {t.name: t.die_label for t in char.group("complications") if t.die}
+        if ctx.scene is not None:
+            held.update(ctx.data.get("complications", {}).get(str(char.id), {}))
+        ctx.request["complications"] = held
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.give(ctx.sheet, "plot_points", 1, "plot points")
+        change = outcome.get("change") or {}
+        name = change.get("trait")
+        if ctx.character().trait("complications", name) is not None:
+            ctx.set_die(ctx.sheet, "complications", name, change.get("to"))
+        elif name:
+            scene = ctx.data.setdefault("complications", {}).setdefault(str(ctx.sheet.pk), {})
+            scene[name] = change.get("to")
+            ctx.note(complication=name, sheet=ctx.sheet.pk, to=change.get("to"))
+
+
+class Benefit(Handler):
+    """SER-10 after a test: the winner's pool from their sheet; their own stress and
+    complications in the other side's pool are read from their sheet too."""
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is None:
+            return
+        ctx.request["winner_pool"] = fill_pool(ctx, ctx.request.get("winner_pool"), ctx.sheet)
+        loser = ctx.request.get("loser_pool")
+        if isinstance(loser, list):
+            char = ctx.character()
+            filled = []
+            for raw in loser:
+                if isinstance(raw, Mapping) and raw.get("group") in ("stress", "complications"):
+                    trait = char.trait(raw["group"], raw.get("trait", ""))
+                    if trait is not None and trait.die:
+                        raw = {**raw, "trait": trait.name, "die": trait.die_label}
+                filled.append(raw)
+            ctx.request["loser_pool"] = filled
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_benefit(ctx, ctx.sheet, outcome.get("benefit"))
+
+
+class Awareness(Handler):
+    """SER-11: the pool is suggested from the sheet's own Stylin's and Refinements."""
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is None:
+            return
+        char = ctx.character()
+        ctx.request["stylins"] = {t.name: t.die_label for t in char.group("stylins") if t.die}
+        ctx.request["refinements"] = [
+            {"trait": t.name, "die": t.die_label, "parent": t.parent.name if t.parent_id else ""}
+            for t in char.group("refinements")
+            if t.die
+        ]
+
+
+# ---- Smallville's Trouble Pool and Shut Down (SMV-9, SMV-5)
+
+
+class Trouble(Handler):
+    needs_scene = True
+    public_only = True
+
+    def authorize(self, ctx: Context) -> None:
+        operation = ctx.request.get("operation")
+        if operation == "add":
+            ctx.require_gm("add to the Trouble Pool")
+        if ctx.sheet is not None:
+            if operation != "add":
+                ctx.require_control(ctx.sheet)
+        elif not ctx.is_gm or operation == "remove":
+            raise ActionError("Choose the character who pays.")
+
+    def prepare(self, ctx: Context) -> None:
+        ctx.request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
+
+    def precheck(self, ctx: Context) -> None:
+        if ctx.request.get("operation") == "remove":
+            check_plot_points(ctx, ctx.sheet, 1)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        paid = _int_field(outcome, "plot_points_paid")
+        if outcome.get("paid_by") == "watchtower":
+            ctx.give(ctx.sheet, "plot_points", paid, "plot points")
+        else:
+            ctx.spend(ctx.sheet, "plot_points", paid, "plot points")
+        ctx.data["trouble_pool"] = list(outcome.get("trouble_pool", []))
+        ctx.note(trouble_pool=ctx.data["trouble_pool"])
+
+
+class ShutDown(Handler):
+    def prepare(self, ctx: Context) -> None:
+        target = ctx.param_int("target")
+        if target is not None and ctx.scene is not None:
+            ctx.request["stressed_out"] = any(
+                t.get("sheet") == target for t in ctx.data.get("taken_out", [])
+            )
+
+    def precheck(self, ctx: Context) -> None:
+        if not ctx.request.get("stressed_out"):
+            check_plot_points(ctx, ctx.sheet, 1)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.spend(ctx.sheet, "plot_points", _int_field(outcome, "plot_points_paid"), "plot points")
+        if ctx.scene is not None:
+            ctx.data.setdefault("shut_down", []).append(
+                {
+                    "ability": outcome.get("shut_down"),
+                    "target": ctx.param_int("target"),
+                    "seq": ctx.seq,
+                }  # fmt: skip
+            )
+            ctx.note(shut_down=outcome.get("shut_down"))
+
+
+# ---- Cortex with Total and Effect slots (CTX)
+
+
+def keep_roll(ctx: Context, sheet: Sheet | None, dice: list, **extra: Any) -> None:
+    if ctx.scene is None:
+        return
+    rolls = ctx.data.setdefault("rolls", {})
+    rolls[str(ctx.seq)] = {"seq": ctx.seq, "sheet": sheet.pk if sheet else None, "dice": dice,
+                           **extra}  # fmt: skip
+    for key in sorted(rolls, key=int)[:-MAX_KEPT_ROLLS]:
+        rolls.pop(key)
+    ctx.touch()
+
+
+def kept_roll(ctx: Context, *, sheet: Sheet | None = None) -> dict[str, Any]:
+    rolls = ctx.data.get("rolls", {})
+    wanted = ctx.param_int("roll")
+    if wanted is not None:
+        record = rolls.get(str(wanted))
+        if record is None:
+            raise ActionError(f"Roll #{wanted} is not one of this scene's recent rolls.")
+        return record
+    candidates = [r for r in rolls.values() if sheet is None or r.get("sheet") == sheet.pk]
+    if not candidates:
+        raise ActionError("There is no roll in this scene to do that with.")
+    return max(candidates, key=lambda r: r["seq"])
+
+
+class CtxRoll(Handler):
+    def prepare(self, ctx: Context) -> None:
+        request = ctx.request
+        sheet = ctx.sheet
+        if sheet is not None:
+            request["pool"] = fill_pool(ctx, request.get("pool"), sheet)
+            request["roller_kind"] = (
+                "pc" if sheet.kind == Sheet.Kind.PC else (sheet.npc_kind or "plot")
+            )
+            if request["roller_kind"] not in ("pc", "boss", "plot", "mob"):
+                request["roller_kind"] = "plot"
+            if request.get("big_hero"):
+                hero = next((t for t in ctx.character().group("big_hero") if t.die), None)
+                if hero is None:
+                    raise ActionError(f"{sheet.name} has no Big Hero Die.")
+                request["big_hero"] = {"die": hero.die_label, "trait": hero.name}
+                request["plot_points"] = ctx.character().counter("plot_points")
+            else:
+                request.pop("big_hero", None)
+        if not ctx.is_gm:
+            request.pop("difficulty_pool", None)
+            request.pop("difficulty_kind", None)
+            current = ctx.data.get("difficulty") if ctx.scene is not None else None
+            request["difficulty"] = current.get("value") if isinstance(current, dict) else None
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        for spend in outcome.get("spends") or []:
+            ctx.spend(ctx.sheet, "plot_points", _int_field(spend, "cost", 1), "plot points")
+        keep_roll(
+            ctx,
+            ctx.sheet,
+            outcome.get("dice", []),
+            difficulty=outcome.get("difficulty"),
+            difficulty_botch=bool(outcome.get("difficulty_botch")),
+            roller_kind=outcome.get("roller_kind"),
+        )
+
+
+class GmPool(Handler):
+    gm_only = True
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is not None and ctx.sheet.npc_kind in ("boss", "plot", "mob"):
+            ctx.request["roller_kind"] = ctx.sheet.npc_kind
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        if ctx.scene is None:
+            return
+        keep_roll(
+            ctx, None, outcome.get("dice", []), gm=True, roller_kind=outcome.get("roller_kind")
+        )
+        ctx.data["difficulty"] = {"value": outcome.get("result"), "seq": ctx.seq}
+        ctx.note(difficulty=outcome.get("result"))
+
+
+class KeptRollMove(Handler):
+    """CTX-2 and CTX-3 after the roll: the character's kept roll (its dice, its difficulty)
+    comes from the scene, and the new dice go back there."""
+
+    needs_scene = True
+    spends = 0
+
+    def authorize(self, ctx: Context) -> None:
+        pass
+
+    def prepare(self, ctx: Context) -> None:
+        record = kept_roll(ctx, sheet=ctx.sheet)
+        if record.get("gm"):
+            raise ActionError("That is for a character's own roll.")
+        sheet = ctx.other_sheet(record["sheet"]) if record.get("sheet") else None
+        ctx.require_control(sheet)
+        ctx.sheet = sheet
+        ctx.params["roll"] = record["seq"]
+        ctx.request["dice"] = record["dice"]
+        ctx.request["difficulty"] = record.get("difficulty")
+        ctx.request["difficulty_botch"] = bool(record.get("difficulty_botch"))
+        if self.spends:
+            ctx.request["plot_points"] = ctx.character(sheet).counter("plot_points") if sheet else 0
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.spend(ctx.sheet, "plot_points", self.spends, "plot points")
+        ctx.data["rolls"][str(ctx.params["roll"])]["dice"] = outcome["dice"]
+        ctx.touch()
+
+
+class BankMove(KeptRollMove):
+    """CTX-3: a banked die joins a slot for 1 plot point."""
+
+    spends = 1
+
+
+class Resplit(KeptRollMove):
+    """CTX-2: the player changes the split of their kept roll."""
+
+
+class BuyHitch(Handler):
+    """CTX-4: the GM buys a player's hitch (+1 plot point to them); players buy the GM's."""
+
+    needs_scene = True
+
+    def authorize(self, ctx: Context) -> None:
+        pass
+
+    def prepare(self, ctx: Context) -> None:
+        record = kept_roll(ctx)
+        ctx.params["roll"] = record["seq"]
+        players_roll = record.get("roller_kind") == "pc" and not record.get("gm")
+        ctx.request["scene"] = str(ctx.scene.pk)
+        ctx.request["dice"] = record["dice"]
+        if players_roll:
+            ctx.require_gm("buy a player's hitch")
+            ctx.request["buyer"] = "gm"
+            ctx.sheet = ctx.other_sheet(record["sheet"])
+        else:
+            ctx.request["buyer"] = "players"
+            if ctx.sheet is None:
+                raise ActionError("Choose the character who buys the GM's hitch.")
+            ctx.require_control(ctx.sheet)
+        ctx.request["plot_points"] = ctx.character().counter("plot_points")
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        if outcome.get("buyer") == "gm":
+            ctx.give(ctx.sheet, "plot_points", 1, "plot points")
+        else:
+            ctx.spend(ctx.sheet, "plot_points", 1, "plot points")
+        ctx.data["rolls"][str(ctx.params["roll"])]["dice"] = outcome["dice"]
+        held = {**(outcome.get("held") or {}), "seq": ctx.seq, "sheet": ctx.sheet.pk}
+        ctx.data.setdefault("held_hitches", []).append(held)
+        ctx.note(held_hitch=held.get("die"), use=held.get("use"))
+
+
+class SpendPlotPoint(Handler):
+    """CTX-7: one plot point for a scene change, an Opportunity, an asset, ..."""
+
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        kind = ctx.request.get("kind")
+        if kind == "bank_die":
+            raise ActionError("Use “Move a die from the Bank”: it charges the plot point.")
+        if kind == "big_hero_die":
+            raise ActionError("Add the Big Hero Die to the roll itself: the roll charges it.")
+        if kind in ("scene_asset", "activate_asset") and ctx.scene is None:
+            raise ActionError("Start a scene first: assets are kept for the scene.")
+        if kind == "step_up_asset":
+            name = ctx.request.get("asset")
+            trait = ctx.character().trait("assets", name)
+            scene_asset = ctx.data.get("assets", {}).get(name) if ctx.scene else None
+            if trait is not None and trait.die:
+                ctx.request["die"] = trait.die_label
+            elif scene_asset:
+                ctx.request["die"] = scene_asset["die"]
+            else:
+                raise ActionError(f"{ctx.sheet.name} has no asset called “{str(name)[:40]}”.")
+        ctx.request["plot_points"] = ctx.character().counter("plot_points")
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.spend(ctx.sheet, "plot_points", _int_field(outcome, "cost", 1), "plot points")
+        kind = outcome.get("kind")
+        asset = outcome.get("asset")
+        if kind in ("scene_asset", "activate_asset"):
+            ctx.data.setdefault("assets", {})[asset] = {
+                "die": outcome.get("die"),
+                "sheet": ctx.sheet.pk,
+                "seq": ctx.seq,
+            }
+            ctx.note(asset=asset, die=outcome.get("die"))
+        elif kind == "step_up_asset":
+            if ctx.character().trait("assets", asset) is not None:
+                ctx.set_die(ctx.sheet, "assets", asset, outcome.get("stepped_to"))
+            else:
+                ctx.data["assets"][asset]["die"] = outcome.get("stepped_to")
+                ctx.note(asset=asset, die=outcome.get("stepped_to"))
+        elif kind == "opportunity" and ctx.scene is not None:
+            ctx.data.setdefault("opportunities", []).append(
+                {
+                    "target": outcome.get("target"),
+                    "die": outcome.get("die"),
+                    "to": outcome.get("stepped_to"),
+                    "sheet": ctx.sheet.pk,
+                    "seq": ctx.seq,
+                }  # fmt: skip
+            )
+            ctx.note(opportunity=outcome.get("target"))
+
+
+class Advance(Handler):
+    """CTX-9: the GM's session award; raising a trait one step for its cost."""
+
+    sheet_required = True
+
+    def authorize(self, ctx: Context) -> None:
+        super().authorize(ctx)
+        if ctx.request.get("operation") == "award":
+            ctx.require_gm("award advance points")
+
+    def prepare(self, ctx: Context) -> None:
+        char = ctx.character()
+        ctx.request["advance_points"] = char.counter("advance_points")
+        if ctx.request.get("operation") == "award":
+            ctx.request["milestones"] = char.counter("milestones")
+            return
+        group = ctx.request.get("group")
+        if group not in ("attributes", "distinctions", "skills", "talents", "assets"):
+            return  # the rules name the allowed groups
+        trait = char.require(group, ctx.request.get("trait", ""), group[:-1])
+        ctx.request["trait"] = trait.name
+        ctx.request["from"] = trait.die_label
+        ctx.request["signature"] = bool((trait.flags or {}).get("signature"))
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        if outcome.get("operation") == "award":
+            ctx.give(ctx.sheet, "advance_points", _int_field(outcome, "earned"), "advance points")
+            gained = _int_field(outcome, "milestones") - ctx.character().counter("milestones")
+            ctx.give(ctx.sheet, "milestones", gained, "milestone points")
+            return
+        ctx.spend(ctx.sheet, "advance_points", _int_field(outcome, "cost"), "advance points")
+        ctx.set_die(ctx.sheet, outcome["group"], outcome["trait"], outcome["to"])
+
+
+# ---- Personae (PER)
+
+
+def fill_per_side(ctx: Context, raw: object, sheet: Sheet | None, *, banks: bool) -> object:
+    """PER-1: the skill's dice and the attribute come from the sheet, by name."""
+    if sheet is None or not isinstance(raw, Mapping):
+        return raw
+    char = ctx.character(sheet)
+    side = {k: v for k, v in raw.items() if k != "bank_limit"}
+    side["name"] = sheet.name[:80]
+    skill = char.require("skills", side.get("skill_name", ""), "skill")
+    side["skill"], side["skill_name"] = skill.rating or 0, skill.name
+    attribute_name = side.get("attribute_name") or (skill.link.name if skill.link_id else "")
+    attribute = char.require("attributes", attribute_name, "attribute")
+    side["attribute"], side["attribute_name"] = attribute.rating or 0, attribute.name
+    if banks:
+        side.update(bank_fields(ctx, sheet, name=False))
+    return side
+
+
+def apply_criticals(ctx: Context, sheet: Sheet | None, outcome: Mapping) -> None:
+    """PER-4, PER-6: criticals banked (as many as the rules allowed) and spent."""
+    if sheet is None:
+        return
+    crit = outcome.get("criticals") or {}
+    ctx.spend(sheet, "criticals", _int_field(crit, "spent"), "criticals")
+    ctx.give(sheet, "criticals", _int_field(crit, "banked"), "criticals")
+    if outcome.get("development_marked"):
+        ctx.give(sheet, "development", 1, "development marks")
+
+
+class Challenge(Handler):
+    def prepare(self, ctx: Context) -> None:
+        ctx.request["actor"] = fill_per_side(ctx, ctx.request.get("actor"), ctx.sheet, banks=True)
+        target = ctx.param_int("target")
+        if target is not None and "reactor" in ctx.request:
+            ctx.request["reactor"] = fill_per_side(
+                ctx, ctx.request["reactor"], ctx.other_sheet(target), banks=False
+            )
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_criticals(ctx, ctx.sheet, outcome)
+
+
+class ConcertedEffort(Challenge):
+    """PER-8: once per scene; contributors named by sheet lend their rating."""
+
+    needs_scene = True
+
+    def prepare(self, ctx: Context) -> None:
+        coordinator = fill_per_side(ctx, ctx.request.get("coordinator"), ctx.sheet, banks=True)
+        ctx.request["coordinator"] = coordinator
+        skill_name = coordinator.get("skill_name") if isinstance(coordinator, Mapping) else None
+        contributors = ctx.request.get("contributors")
+        if isinstance(contributors, list):
+            filled = []
+            for raw in contributors:
+                if isinstance(raw, Mapping) and raw.get("sheet_id") is not None:
+                    entry = {k: v for k, v in raw.items() if k != "sheet_id"}
+                    other = ctx.character(ctx.other_sheet(raw["sheet_id"]))
+                    skill = other.trait("skills", skill_name or "")
+                    entry["name"] = other.name[:80]
+                    entry["rating"] = (skill.rating or 0) if skill else 0
+                    entry["potential_threshold"] = max(1, other.counter("potential_threshold"))
+                    filled.append(entry)
+                else:
+                    filled.append(raw)
+            ctx.request["contributors"] = filled
+        ctx.request["used_this_scene"] = bool(ctx.data.get("concerted_effort_used"))
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_criticals(ctx, ctx.sheet, outcome)
+        ctx.data["concerted_effort_used"] = {"seq": ctx.seq}
+        ctx.note(concerted_effort_used=True)
+
+
+def bank_fields(ctx: Context, sheet: Sheet, *, name: bool = True) -> dict[str, Any]:
+    """PER-6: the sheet's Potential Threshold and banked criticals. The campaign sets no
+    bank limit (Campaign has no such setting yet), so none is passed: no limit."""
+    char = ctx.character(sheet)
+    fields: dict[str, Any] = {
+        "potential_threshold": max(1, char.counter("potential_threshold")),
+        "criticals": max(0, char.counter("criticals")),
+    }
+    if name:
+        fields["name"] = sheet.name[:80]
+    return fields
+
+
+class SpendCritical(Handler):
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        ctx.request.update(bank_fields(ctx, ctx.sheet))
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        apply_criticals(ctx, ctx.sheet, outcome)
+
+
+class GiveCritical(Handler):
+    """PER-6: from the giver's bank to the receiver's (both read from their sheets)."""
+
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        target = ctx.param_int("target")
+        if target is None:
+            raise ActionError("Choose the character who receives the criticals (table.target).")
+        receiver = ctx.other_sheet(target)
+        ctx.params["target"] = receiver.pk
+        ctx.request["giver"] = bank_fields(ctx, ctx.sheet)
+        ctx.request["receiver"] = bank_fields(ctx, receiver)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        count = _int_field(outcome, "given")
+        ctx.spend(ctx.sheet, "criticals", count, "criticals")
+        ctx.give(ctx.other_sheet(ctx.params["target"]), "criticals", count, "criticals")
+
+
+# ---- Unisystem (UNI)
+
+
+def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
+    """UNI-1: attributes, skill and named Qualities/Drawbacks take the sheet's ratings."""
+    if not isinstance(raw, Mapping):
+        return raw
+    spec = dict(raw)
+    sheet_id = spec.pop("sheet_id", None)
+    if sheet_id is not None:
+        sheet = ctx.other_sheet(sheet_id)
+    if sheet is None or "score" in spec:
+        return spec
+    char = ctx.character(sheet)
+    spec.setdefault("name", sheet.name[:60])
+    for key in ("attribute", "second_attribute"):
+        name_key = f"{key}_name"
+        if key == "second_attribute" and spec.get("kind") != "two_attributes":
+            continue
+        if not spec.get(name_key):
+            raise ActionError(f"Name the attribute {sheet.name} rolls ({name_key}).")
+        trait = char.require("attributes", spec[name_key], "attribute")
+        spec[key], spec[name_key] = trait.rating or 0, trait.name
+    if spec.get("kind", "task") == "task":
+        if spec.get("skill_name"):
+            skill = char.require("skills", spec["skill_name"], "skill")
+            spec["skill"], spec["skill_name"] = skill.rating or 0, skill.name[:60]
+        else:
+            spec["skill"] = 0
+    named = spec.get("modifiers")
+    if isinstance(named, list):
+        filled = []
+        for entry in named:
+            if isinstance(entry, Mapping):
+                trait = char.trait("qualities", entry.get("name")) or char.trait(
+                    "drawbacks", entry.get("name")
+                )
+                if trait is not None:
+                    entry = {**entry, "name": trait.name[:60], "value": trait.rating or 0}
+            filled.append(entry)
+        spec["modifiers"] = filled
+    return spec
+
+
+def uni_attribute(ctx: Context, name: str) -> int:
+    return ctx.character().require("attributes", name, "attribute").rating or 0
+
+
+class UniTask(Handler):
+    def prepare(self, ctx: Context) -> None:
+        filled = fill_uni_spec(ctx, ctx.request, ctx.sheet)
+        ctx.request.clear()
+        ctx.request.update(filled)
+
+
+class UniResisted(Handler):
+    def prepare(self, ctx: Context) -> None:
+        ctx.request["attacker"] = fill_uni_spec(ctx, ctx.request.get("attacker"), ctx.sheet)
+        ctx.request["defender"] = fill_uni_spec(ctx, ctx.request.get("defender"), None)
+
+
+class UniAttributes(Handler):
+    """Fear Test, movement, jump: single attributes straight from the sheet."""
+
+    fields = {
+        "fear_test": ("willpower",),
+        "movement": ("dexterity", "constitution"),
+        "jump": ("strength",),
+    }
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is None:
+            return
+        for key in self.fields.get(ctx.action.name, ()):
+            ctx.request[key] = uni_attribute(ctx, key.title())
+        if ctx.action.name == "fear_test":
+            ctx.request.setdefault("name", ctx.sheet.name[:60])
+        if "acrobatics" in ctx.request:
+            ctx.request["acrobatics"] = fill_uni_spec(ctx, ctx.request["acrobatics"], ctx.sheet)
+
+
+class UniLifePoints(Handler):
+    """UNI-9: damage and healing change the target's Life Points."""
+
+    def authorize(self, ctx: Context) -> None:
+        target = ctx.param_int("target")
+        if target is not None:
+            ctx.sheet = ctx.other_sheet(target)
+        super().authorize(ctx)
+
+    def prepare(self, ctx: Context) -> None:
+        if ctx.sheet is None:
+            if ctx.action.name == "heal":
+                raise ActionError("Choose the character being healed.")
+            return
+        char = ctx.character()
+        ctx.request["life_points"] = char.counter("life_points")
+        if ctx.action.name == "heal":
+            maximum = char.counter("max_life_points")
+            if maximum > 0:
+                ctx.request["max_life_points"] = maximum
+            else:
+                ctx.request.pop("max_life_points", None)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        if ctx.sheet is not None and isinstance(outcome.get("life_points"), int):
+            ctx.set_counter(ctx.sheet, "life_points", outcome["life_points"])
+
+
+def tracker(ctx: Context, kind: str, name: str) -> dict[str, Any] | None:
+    return ctx.data.get("trackers", {}).get(kind, {}).get(name)
+
+
+def save_tracker(ctx: Context, kind: str, name: str, value: dict[str, Any]) -> None:
+    ctx.data.setdefault("trackers", {}).setdefault(kind, {})[name] = {**value, "seq": ctx.seq}
+    ctx.note(tracker=kind, name=name, **{k: v for k, v in value.items() if k != "seq"})
+
+
+def total_from(ctx: Context, key: str) -> None:
+    """A roll already in the log gives its total: table.from_seq instead of a typed number."""
+    seq = ctx.param_int("from_seq")
+    if seq is None:
+        return
+    from .models import TableEvent
+
+    event = TableEvent.objects.filter(campaign=ctx.campaign, seq=seq, voided=False).first()
+    if event is None or not isinstance(event.outcome.get("total"), int):
+        raise ActionError(f"Event #{seq} is not a roll with a total.")
+    if event.hidden and not ctx.is_gm:
+        raise ActionError(f"Event #{seq} is not a roll with a total.")
+    ctx.request.pop("success_levels", None)
+    ctx.request[key] = event.outcome["total"]
+
+
+class LengthyTask(Handler):
+    """UNI-11: a tracker per named task, kept for the scene."""
+
+    needs_scene = True
+    public_only = True
+
+    def prepare(self, ctx: Context) -> None:
+        name = ctx.param_str("task") or "Lengthy task"
+        ctx.params["task"] = name
+        current = tracker(ctx, "lengthy", name)
+        if current is not None and not current.get("complete"):
+            ctx.request["required_levels"] = current["required_levels"]
+            ctx.request["accumulated"] = current["accumulated"]
+            ctx.request["rolls_made"] = current["rolls_made"]
+        else:
+            ctx.request["accumulated"] = 0
+            ctx.request["rolls_made"] = 0
+        total_from(ctx, "total")
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        save_tracker(
+            ctx,
+            "lengthy",
+            ctx.params["task"],
+            {
+                "required_levels": outcome.get("required_levels"),
+                "accumulated": outcome.get("accumulated"),
+                "rolls_made": outcome.get("rolls_made"),
+                "complete": bool(outcome.get("complete")),
+            },
+        )
+
+
+class WorkingTogether(Handler):
+    """UNI-10: rollers named by sheet take their ratings; a long task can feed a tracker."""
+
+    def prepare(self, ctx: Context) -> None:
+        for key in ("participants", "helpers"):
+            if isinstance(ctx.request.get(key), list):
+                ctx.request[key] = [fill_uni_spec(ctx, s, None) for s in ctx.request[key]]
+        if "leader" in ctx.request:
+            ctx.request["leader"] = fill_uni_spec(ctx, ctx.request["leader"], ctx.sheet)
+        name = ctx.param_str("task")
+        if name and ctx.request.get("mode") == "long":
+            current = tracker(ctx, "lengthy", name)
+            if current is not None and not current.get("complete"):
+                ctx.request["required_levels"] = current["required_levels"]
+                ctx.request["levels_so_far"] = current["accumulated"]
+            else:
+                ctx.request["levels_so_far"] = 0
+            ctx.params["task"] = name
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        progress = outcome.get("progress")
+        name = ctx.params.get("task")
+        if name and isinstance(progress, Mapping) and ctx.scene is not None:
+            current = tracker(ctx, "lengthy", name) or {}
+            save_tracker(
+                ctx,
+                "lengthy",
+                name,
+                {
+                    "required_levels": progress.get("required_levels"),
+                    "accumulated": progress.get("accumulated"),
+                    "rolls_made": int(current.get("rolls_made", 0)) + 1,
+                    "complete": bool(progress.get("complete")),
+                },
+            )
+
+
+class Chase(Handler):
+    """UNI-13: the lead is kept per named chase; caught or escaped ends it."""
+
+    needs_scene = True
+    public_only = True
+
+    def prepare(self, ctx: Context) -> None:
+        name = ctx.param_str("chase") or "Chase"
+        ctx.params["chase"] = name
+        current = tracker(ctx, "chase", name)
+        if current is not None and current.get("status") == "running":
+            ctx.request["lead"] = current["lead"]
+            ctx.request["turn"] = current["turn"]
+        else:
+            ctx.request["turn"] = 0
+        for key in ("runner", "chaser"):
+            ctx.request[key] = fill_uni_spec(ctx, ctx.request.get(key), None)
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        save_tracker(
+            ctx,
+            "chase",
+            ctx.params["chase"],
+            {
+                "lead": outcome.get("lead"),
+                "turn": outcome.get("turn"),
+                "status": outcome.get("status"),
+            },  # fmt: skip
+        )
+
+
+HANDLERS: dict[tuple[str, str], Handler] = {
+    ("serenity", "roll"): CortexRoll(),
+    ("serenity", "test"): CortexTest(),
+    ("serenity", "contest_start"): ContestStart(),
+    ("serenity", "contest_roll"): ContestRoll(),
+    ("serenity", "contest_give_in"): ContestMove(),
+    ("serenity", "contest_stress"): ContestStress(),
+    ("serenity", "stress"): TakeStress(),
+    ("serenity", "activate_complication"): ActivateComplication(),
+    ("serenity", "benefit"): Benefit(),
+    ("serenity", "awareness_pool"): Awareness(),
+    ("smallville", "roll"): CortexRoll(),
+    ("smallville", "test"): CortexTest(),
+    ("smallville", "contest_start"): ContestStart(),
+    ("smallville", "contest_roll"): ContestRoll(),
+    ("smallville", "contest_give_in"): ContestMove(),
+    ("smallville", "contest_stress"): ContestStress(),
+    ("smallville", "stress"): TakeStress(),
+    ("smallville", "trouble"): Trouble(),
+    ("smallville", "shut_down"): ShutDown(),
+    ("cortex_slots", "roll"): CtxRoll(),
+    ("cortex_slots", "gm_pool"): GmPool(),
+    ("cortex_slots", "bank_move"): BankMove(),
+    ("cortex_slots", "resplit"): Resplit(),
+    ("cortex_slots", "buy_hitch"): BuyHitch(),
+    ("cortex_slots", "spend_plot_point"): SpendPlotPoint(),
+    ("cortex_slots", "advance"): Advance(),
+    ("personae", "challenge"): Challenge(),
+    ("personae", "concerted_effort"): ConcertedEffort(),
+    ("personae", "spend_critical"): SpendCritical(),
+    ("personae", "give_critical"): GiveCritical(),
+    ("unisystem", "task"): UniTask(),
+    ("unisystem", "resisted"): UniResisted(),
+    ("unisystem", "fear_test"): UniAttributes(),
+    ("unisystem", "movement"): UniAttributes(),
+    ("unisystem", "jump"): UniAttributes(),
+    ("unisystem", "damage"): UniLifePoints(),
+    ("unisystem", "heal"): UniLifePoints(),
+    ("unisystem", "lengthy_task"): LengthyTask(),
+    ("unisystem", "working_together"): WorkingTogether(),
+    ("unisystem", "chase"): Chase(),
+}
+
+
+def handler_for(system: str, action: str) -> Handler:
+    return HANDLERS.get((system, action), DEFAULT)

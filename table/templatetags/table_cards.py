@@ -1,0 +1,117 @@
+"""Small filters for the roll card (table/_event.html): words, not colours, for what each die did."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django import template
+
+from rules.errors import RulesError
+from rules.registry import get_system
+
+register = template.Library()
+
+ROLE_WORDS = {
+    "result": "counted",
+    "effect": "effect die",
+    "complication": "1: complication",
+    "unused": "not counted",
+    "total": "Total slot",
+    "bank": "Bank",
+    "compared": "compared",
+    "roll": "rolled",
+    "side": "side pool, counted",
+}
+FACTS = (
+    ("result", "Result"),
+    ("total", "Total"),
+    ("difficulty", "Against"),
+    ("effect", "Effect"),
+    ("effect_level", "Effect level"),
+    ("damage", "Damage"),
+    ("margin", "Margin"),
+    ("level_name", "Success"),
+    ("hitches", "Hitches"),
+    ("plot_points_spent", "Plot points spent"),
+    ("criticals", "Criticals"),
+)
+
+
+@register.filter
+def action_title(event) -> str:
+    try:
+        return get_system(event.system).actions[event.action].title
+    except (RulesError, KeyError):
+        return str(event.action or event.get_kind_display()).replace("_", " ").capitalize()
+
+
+@register.filter
+def die_role(die: Mapping) -> str:
+    """What a die did, in words: "counted", "Total slot, hitch", "natural 10"..."""
+    if not isinstance(die, Mapping):
+        return ""
+    role = str(die.get("role") or "")
+    words = [ROLE_WORDS.get(role, role.replace("_", " "))] if role else []
+    if die.get("hitch"):
+        words.append("hitch")
+    if die.get("nat_ten"):
+        words.append("natural 10")
+    if die.get("big_hero"):
+        words.append("Big Hero Die")
+    if die.get("bought") or die.get("from_bank"):
+        words.append("bought")
+    return ", ".join(w for w in words if w)
+
+
+@register.filter
+def die_counted(die: Mapping) -> bool:
+    if not isinstance(die, Mapping):
+        return False
+    return str(die.get("role")) in ("result", "effect", "total", "compared", "side", "roll")
+
+
+@register.filter
+def die_owner(die: Mapping) -> str:
+    if not isinstance(die, Mapping):
+        return ""
+    return str(die.get("roller") or die.get("side") or "")
+
+
+@register.filter
+def facts(outcome: Mapping) -> list[tuple[str, str]]:
+    """The outcome's key numbers, labelled, in a fixed order."""
+    if not isinstance(outcome, Mapping):
+        return []
+    out = []
+    for key, label in FACTS:
+        value = outcome.get(key)
+        if value is None or value == "" or isinstance(value, Mapping | list):
+            if key == "criticals" and isinstance(value, Mapping) and value.get("banked"):
+                out.append((label, f"{value['banked']} banked"))
+            continue
+        if isinstance(value, bool):
+            continue
+        if key == "level_name" and outcome.get("levels") is not None:
+            value = f"{value} ({outcome['levels']} level{'s' if outcome['levels'] != 1 else ''})"
+        out.append((label, str(value)))
+    if outcome.get("complications") and isinstance(outcome["complications"], list):
+        out.append(("Complications", str(len(outcome["complications"]))))
+    success = outcome.get("success")
+    if isinstance(success, bool):
+        out.append(("Outcome", "success" if success else "failure"))
+    elif isinstance(success, str):
+        out.append(("Outcome", success.replace("_", " ")))
+    if outcome.get("botch") is True:
+        out.append(("Botch", "yes"))
+    if outcome.get("fails_outright") is True:
+        out.append(("Fails outright", "all main dice showed 1"))
+    return out
+
+
+@register.filter
+def hitch_choices(outcome: Mapping) -> list[tuple[int, Mapping]]:
+    """CTX-4: (index, die) of the hitches in a roll the GM may buy."""
+    if not isinstance(outcome, Mapping) or outcome.get("hitch_buyer") != "gm":
+        return []
+    dice = outcome.get("dice") or []
+    return [(i, d) for i, d in enumerate(dice) if isinstance(d, Mapping) and d.get("hitch")]

@@ -1,0 +1,816 @@
+"""The live table page and its htmx fragments.
+
+Views only read the form, check who is asking, and call `table.actions`: no
+view ever draws a face or changes state itself. Every answer to an htmx
+request is a partial of the page, rendered from the same templates as the page
+(django-template-partials); a refused action comes back as the same form with
+the message next to it, and nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.models import Campaign, Membership, Scene
+from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
+from rules.errors import RulesError
+from sheets.models import Counter, Sheet, Trait
+
+from . import pool as pools
+from .forms import ActionForm
+from .models import Kind, TableEvent
+from .odds_views import OddsView, pool_odds
+
+PAGE_SIZE = 20
+POOL_SYSTEMS = tuple(pools.ROLL_ACTION)
+PANEL_COUNTERS = {
+    "serenity": ("plot_points",),
+    "cortex_slots": ("plot_points",),
+    "smallville": ("plot_points",),
+    "personae": ("criticals", "potential_threshold"),
+    "unisystem": ("drama_points", "life_points"),
+}
+PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
+
+
+def _actions():
+    """table.actions, imported when first used (it imports the rules and the models)."""
+    from . import actions
+
+    return actions
+
+
+def _error_text(error: Exception) -> str:
+    message = str(error) or "That is not allowed."
+    return message[:1].upper() + message[1:]
+
+
+# --------------------------------------------------------------------------- reading state
+
+
+def visible_events(campaign: Campaign, membership: Membership):
+    """Newest first: every event for GMs, public ones (reveals included) for the others."""
+    events = TableEvent.objects.filter(campaign=campaign).select_related("target")
+    if not membership.is_gm:
+        events = events.filter(visibility="public")
+    return events
+
+
+def render_cards(events, membership: Membership) -> list[str]:
+    """Cards as the log holds them (table.rendering.card_html), newest first."""
+    from .rendering import card_html
+
+    who = _actions().audience_of(membership)
+    ordered = sorted(events, key=lambda e: -e.seq)
+    return [mark_safe(card_html(e, who)) for e in ordered]  # noqa: S308 - rendered templates
+
+
+def visible_sheets(campaign: Campaign, membership: Membership):
+    sheets = (
+        Sheet.objects.filter(campaign=campaign).select_related("owner").order_by("kind", "name")
+    )
+    if not membership.is_gm:
+        sheets = sheets.filter(hidden=False)
+    return sheets
+
+
+def playable_sheets(campaign: Campaign, membership: Membership, user) -> list[Sheet]:
+    """The sheets this user builds pools for: a player's own PCs; the GM's GM characters."""
+    if membership.is_gm:
+        return list(Sheet.objects.filter(campaign=campaign, kind=Sheet.Kind.NPC).order_by("name"))
+    if not membership.can_play:
+        return []
+    return list(
+        Sheet.objects.filter(campaign=campaign, kind=Sheet.Kind.PC, owner=user).order_by("name")
+    )
+
+
+def sheet_for_builder(campaign: Campaign, membership: Membership, user, sheet_id: object) -> Sheet:
+    """A sheet the user may roll for, or 404 (GMs: any sheet; players: their own PCs)."""
+    try:
+        number = int(str(sheet_id))
+    except ValueError:
+        raise Http404("No such character") from None
+    sheet = Sheet.objects.filter(campaign=campaign, pk=number).first()
+    if sheet is None or (sheet.hidden and not membership.is_gm):
+        raise Http404("No such character")
+    if not membership.is_gm and not (sheet.kind == Sheet.Kind.PC and sheet.owner_id == user.pk):
+        raise PermissionDenied("You can only roll for your own characters.")
+    return sheet
+
+
+def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    """What the active scene keeps, as this member may see it (table.actions.scene_state)."""
+    snapshot = _actions().scene_state(campaign, membership.user)
+    state = snapshot.get("state") if isinstance(snapshot, Mapping) else None
+    return dict(state) if isinstance(state, Mapping) else {}
+
+
+def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
+    """The number to beat right now: a set difficulty, or the standing result of a contest."""
+    difficulty = state.get("difficulty")
+    if isinstance(difficulty, Mapping) and isinstance(difficulty.get("value"), int):
+        return difficulty["value"]
+    if isinstance(difficulty, int) and not isinstance(difficulty, bool):
+        return difficulty
+    for record in (state.get("contests") or {}).values():
+        contest = record.get("contest") if isinstance(record, Mapping) else None
+        if isinstance(contest, Mapping) and contest.get("status") == "open":
+            standing = contest.get("standing")
+            if isinstance(standing, Mapping) and isinstance(standing.get("result"), int):
+                return standing["result"]
+    return None
+
+
+def counters_of(sheet: Sheet) -> dict[str, int]:
+    return {c.key: c.value for c in Counter.objects.filter(sheet=sheet)}
+
+
+def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
+    """Every visible character's points, stress, complications and criticals."""
+    sheets = list(visible_sheets(campaign, membership))
+    ids = [s.pk for s in sheets]
+    counters: dict[int, dict[str, int]] = {i: {} for i in ids}
+    for c in Counter.objects.filter(sheet_id__in=ids):
+        counters[c.sheet_id][c.key] = c.value
+    dice: dict[int, list[Trait]] = {i: [] for i in ids}
+    for t in Trait.objects.filter(sheet_id__in=ids, group__in=PANEL_DICE_GROUPS, die__isnull=False):
+        dice[t.sheet_id].append(t)
+    template = campaign.game.sheet_template
+    labels = {c.key: c.label for c in template.counters}
+    rows = []
+    for sheet in sheets:
+        shown = [
+            (labels.get(key, key), counters[sheet.pk].get(key, 0), key)
+            for key in PANEL_COUNTERS.get(campaign.system, ())
+            if key in labels
+        ]
+        rows.append(
+            {
+                "sheet": sheet,
+                "counters": shown,
+                "dice": dice[sheet.pk],
+                "mine": sheet.owner_id == membership.user_id,
+            }
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- the pool builder
+
+
+def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, int | None]:
+    """Build the pool for data["sheet"] from the builder's fields (used by the odds view too)."""
+    _, membership = get_campaign_for_user(user, campaign.pk)
+    sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))
+    state = scene_state(campaign, membership)
+    return _build(campaign, sheet, data, state), _target(campaign, data, state)
+
+
+def _target(campaign: Campaign, data: Mapping, state: Mapping) -> int | None:
+    raw = str(data.get("target", "") or "").strip()
+    if raw.lstrip("-").isdigit():
+        return max(-50, min(200, int(raw)))
+    return scene_target(campaign, state)
+
+
+def _build(campaign: Campaign, sheet: Sheet, data: Mapping, state: Mapping) -> pools.Pool:
+    traits = list(Trait.objects.filter(sheet=sheet).select_related("parent", "link"))
+    return pools.build(
+        campaign.system,
+        traits,
+        data,
+        counters=counters_of(sheet),
+        character=sheet.name,
+        target=scene_target(campaign, state),
+    )
+
+
+def builder_context(
+    campaign: Campaign,
+    membership: Membership,
+    sheet: Sheet,
+    data: Mapping,
+    state: Mapping,
+    *,
+    message: str = "",
+    error: str = "",
+) -> dict[str, Any]:
+    pool = _build(campaign, sheet, data, state)
+    target = _target(campaign, data, state)
+    odds: OddsView = pool_odds(campaign.system, pool, target)
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "sheet": sheet,
+        "pool": pool,
+        "odds": odds,
+        "target": target,
+        "typed_target": str(data.get("target", "") or ""),
+        "message": message,
+        "error": error,
+        "uni_kinds": pools.UNI_KINDS,
+        "uni_difficulties": pools.UNI_DIFFICULTIES,
+        "contest": open_contest(state),
+        "is_gm": membership.is_gm,
+    }
+
+
+def open_contest(state: Mapping) -> dict[str, Any] | None:
+    for record in (state.get("contests") or {}).values():
+        contest = record.get("contest") if isinstance(record, Mapping) else None
+        if isinstance(contest, Mapping) and contest.get("status") in ("open", "stress_pending"):
+            return {**record, "contest": contest}
+    return None
+
+
+@login_required
+def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    """GET or POST: the builder after a click, with the rules applied and the odds."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
+    data = request.POST if request.method == "POST" else request.GET
+    state = scene_state(campaign, membership)
+    context = builder_context(campaign, membership, sheet, data, state)
+    return render(request, "table/page.html#pool-builder", context)
+
+
+@login_required
+@require_POST
+def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    """Roll the built pool through table.actions (plain, or the character's contest move)."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
+    state = scene_state(campaign, membership)
+    pool = _build(campaign, sheet, request.POST, state)
+    error = message = ""
+    if pool.request is None or pool.errors:
+        error = pool.errors[0] if pool.errors else "Pick dice first."
+    else:
+        actions = _actions()
+        name, req = roll_request(campaign, sheet, pool, request.POST, state)
+        visibility = str(request.POST.get("visibility") or "public")
+        try:
+            event = actions.perform(
+                campaign, request.user, name, req, sheet_id=sheet.pk, visibility=visibility
+            )
+            message = f"Rolled: {event.headline}" if event.headline else "Rolled."
+        except (actions.ActionError, RulesError) as exc:
+            error = _error_text(exc)
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    data = request.POST.copy()
+    if not error:
+        data["plot_points"] = "0"
+    state = scene_state(campaign, membership)
+    context = builder_context(
+        campaign, membership, sheet, data, state, message=message, error=error
+    )
+    return render(request, "table/page.html#pool-builder", context)
+
+
+def roll_request(
+    campaign: Campaign, sheet: Sheet, pool: pools.Pool, data: Mapping, state: Mapping
+) -> tuple[str, dict[str, Any]]:
+    """The action and request for a built pool: a contest move when the sheet is a side
+    whose turn it is (SER-6, SMV-10), otherwise the system's roll."""
+    req = dict(pool.request or {})
+    contest = open_contest(state)
+    if (
+        campaign.system in ("serenity", "smallville")
+        and contest is not None
+        and contest["contest"].get("status") == "open"
+        and str(data.get("as_contest", "1")) != "0"
+    ):
+        turn = contest["contest"].get("turn")
+        sheets = contest.get("sheets") or []
+        if isinstance(turn, int) and turn < len(sheets) and sheets[turn] == sheet.pk:
+            goal = str(data.get("goal", "")).strip()[:200]
+            if goal:
+                req["goal"] = goal
+            req["table"] = {"contest": contest.get("id")}
+            return "contest_roll", req
+    return pool.action, req
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def _event_page(campaign: Campaign, membership: Membership, before: int | None):
+    events = visible_events(campaign, membership).order_by("-seq")
+    if before is not None:
+        events = events.filter(seq__lt=before)
+    page = list(events[: PAGE_SIZE + 1])
+    more = len(page) > PAGE_SIZE
+    page = page[:PAGE_SIZE]
+    return page, more
+
+
+def _action_forms(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
+    game = campaign.game
+    forms = []
+    for action in game.actions.values():
+        forms.append(
+            {
+                "action": action,
+                "form": ActionForm(action, gm=membership.is_gm, prefix=action.name),
+            }
+        )
+    return forms
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    state = scene_state(campaign, membership)
+    events, more = _event_page(campaign, membership, None)
+    last_seq = (
+        visible_events(campaign, membership).order_by("-seq").values_list("seq", flat=True).first()
+    )
+    builders = [
+        builder_context(campaign, membership, sheet, {}, state)
+        for sheet in playable_sheets(campaign, membership, request.user)
+    ]
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "scene": campaign.active_scene,
+        "planned_scenes": campaign.scenes.filter(status=Scene.Status.PLANNED),
+        "state": state,
+        "target": scene_target(campaign, state),
+        "contest": open_contest(state),
+        "cards": render_cards(events, membership),
+        "more": more,
+        "oldest": events[-1].seq if events else None,
+        "last_seq": last_seq or 0,
+        "characters": character_rows(campaign, membership),
+        "stress_types": _stress_types(campaign),
+        "benefits": _benefits_for(campaign, state),
+        "builders": builders,
+        "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
+        "all_sheets": list(visible_sheets(campaign, membership)),
+    }
+    return render(request, "table/page.html", context)
+
+
+@login_required
+@require_GET
+def older_events(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """htmx "load older": the page of events before ?before=<seq>, and the next button."""
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        before = None
+    events, more = _event_page(campaign, membership, before)
+    context = {
+        "campaign": campaign,
+        "cards": render_cards(events, membership),
+        "more": more,
+        "oldest": events[-1].seq if events else None,
+    }
+    return render(request, "table/page.html#older", context)
+
+
+@login_required
+@require_GET
+def scene_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    return render(request, "table/page.html#scene-panel", panel_context(campaign, membership))
+
+
+def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    state = scene_state(campaign, membership)
+    return {
+        "campaign": campaign,
+        "membership": membership,
+        "scene": campaign.active_scene,
+        "state": state,
+        "target": scene_target(campaign, state),
+        "contest": open_contest(state),
+        "characters": character_rows(campaign, membership),
+        "stress_types": _stress_types(campaign),
+        "benefits": _benefits_for(campaign, state),
+    }
+
+
+def _stress_types(campaign: Campaign) -> tuple[str, ...]:
+    return tuple(getattr(campaign.game.module, "STRESS_TYPES", ()))
+
+
+def _benefits_for(campaign: Campaign, state: Mapping) -> list[dict[str, Any]]:
+    contest = open_contest(state)
+    return contest_benefits(campaign, contest["contest"]) if contest else []
+
+
+def render_panel(
+    campaign: Campaign, membership: Membership, request: HttpRequest | None = None
+) -> str:
+    return render_to_string(
+        "table/page.html#scene-panel", panel_context(campaign, membership), request
+    )
+
+
+# --------------------------------------------------------------------------- any action
+
+
+def _sheet_id(data: Mapping) -> int | None:
+    raw = str(data.get("sheet", "") or "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
+    """Any action of the campaign's system, from its generic form (table/forms.py)."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    game = campaign.game
+    if action_name not in game.actions:
+        raise Http404("No such action")
+    action = game.actions[action_name]
+    form = ActionForm(action, request.POST, gm=membership.is_gm, prefix=action.name)
+    message = error = ""
+    if form.is_valid():
+        req = form.request()
+        table = _table_params(request.POST)
+        if table:
+            req["table"] = table
+        actions = _actions()
+        try:
+            event = actions.perform(
+                campaign,
+                request.user,
+                action.name,
+                req,
+                sheet_id=_sheet_id(request.POST),
+                visibility=form.visibility,
+            )
+            message = event.headline or f"{action.title}: done."
+        except (actions.ActionError, RulesError) as exc:
+            error = _error_text(exc)
+    else:
+        error = "Check the fields marked below."
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "entry": {"action": action, "form": form},
+        "message": message,
+        "error": error,
+        "all_sheets": list(visible_sheets(campaign, membership)),
+        "selected_sheet": _sheet_id(request.POST),
+    }
+    return render(request, "table/page.html#action-form", context)
+
+
+TABLE_PARAMS = ("contest", "target", "roll", "from_seq", "task", "chase", "tracker")
+
+
+def _table_params(data: Mapping) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in TABLE_PARAMS:
+        raw = str(data.get(f"table_{key}", "") or "").strip()
+        if not raw:
+            continue
+        out[key] = int(raw) if raw.lstrip("-").isdigit() else raw[:80]
+    return out
+
+
+def _gm_done(
+    request: HttpRequest, campaign: Campaign, membership: Membership, message: str, error: str
+) -> HttpResponse:
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    context = {"message": message, "error": error, "campaign": campaign, "membership": membership}
+    return render(request, "table/page.html#gm-result", context)
+
+
+# --------------------------------------------------------------------------- GM dashboard
+
+
+def _gm(request: HttpRequest, campaign_id: int) -> tuple[Campaign, Membership]:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    if not membership.is_gm:
+        raise PermissionDenied("Only the GM can do that.")
+    return campaign, membership
+
+
+def _event_id(value: object) -> int:
+    try:
+        return int(str(value))
+    except ValueError:
+        raise Http404("No such event") from None
+
+
+@login_required
+@require_POST
+def event_reveal(request: HttpRequest, campaign_id: int, event_id: int) -> HttpResponse:
+    campaign, membership = _gm(request, campaign_id)
+    actions = _actions()
+    try:
+        event = actions.reveal(campaign, request.user, event_id)
+        return _gm_done(request, campaign, membership, event.headline, "")
+    except actions.ActionError as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+
+
+@login_required
+@require_POST
+def event_void(request: HttpRequest, campaign_id: int, event_id: int) -> HttpResponse:
+    campaign, membership = _gm(request, campaign_id)
+    actions = _actions()
+    try:
+        event = actions.void(campaign, request.user, event_id, request.POST.get("reason", ""))
+        return _gm_done(request, campaign, membership, event.headline, "")
+    except actions.ActionError as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+
+
+QUICK_ACTIONS = ("activate_complication", "buy_hitch", "trouble")
+
+
+@login_required
+@require_POST
+def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
+    """The GM's buttons on a roll card: activate a complication (SER-3), buy a hitch
+    (CTX-4), pay for Trouble (SMV-9). Each is one table.actions.perform call."""
+    campaign, membership = _gm(request, campaign_id)
+    if action_name not in QUICK_ACTIONS or action_name not in campaign.game.actions:
+        raise Http404("No such action")
+    data = request.POST
+    sheet_id = _sheet_id(data)
+    req: dict[str, Any]
+    if action_name == "activate_complication":
+        req = {"complication": str(data.get("complication", "")).strip()[:80]}
+    elif action_name == "buy_hitch":
+        req = {"buyer": "gm", "index": _small_int(data.get("index"))}
+        seq = _small_int(data.get("seq"))
+        if seq is not None:
+            req["table"] = {"roll": seq}
+    else:
+        req = {"operation": "add", "ones": _small_int(data.get("ones")) or 1}
+    actions = _actions()
+    try:
+        event = actions.perform(campaign, request.user, action_name, req, sheet_id=sheet_id)
+        return _gm_done(request, campaign, membership, event.headline, "")
+    except (actions.ActionError, RulesError) as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+
+
+def _small_int(value: object) -> int | None:
+    raw = str(value if value is not None else "").strip()
+    return int(raw) if raw.lstrip("-").isdigit() and len(raw) < 6 else None
+
+
+GM_GROUP = {"serenity": "situation", "smallville": "situation", "cortex_slots": "difficulty"}
+
+
+def gm_roll_request(campaign: Campaign, form) -> tuple[str, dict[str, Any]]:
+    """The opposition roll for each system from the GM pool form."""
+    system = campaign.system
+    dice = form.cleaned_data["dice"]
+    name = form.cleaned_data.get("name") or "Opposition"
+    if system in ("serenity", "smallville"):
+        if not dice:
+            raise ValueError("Give the opposition's dice, like: d8 Armed thugs, d6")
+        return "roll", {"pool": [{**d, "group": "situation"} for d in dice]}
+    if system == "cortex_slots":
+        if not dice:
+            raise ValueError("Give the GM pool's dice, like: d8, d6, d6")
+        return "gm_pool", {"pool": [{**d, "group": "difficulty"} for d in dice]}
+    skill = form.cleaned_data.get("skill") or 0
+    attribute = form.cleaned_data.get("attribute")
+    if attribute is None:
+        raise ValueError("Give the attribute (and skill) the GM character rolls.")
+    if system == "personae":
+        raise ValueError(
+            "In Personae the GM side rolls as the reactor: give its skill and attribute in a "
+            "Challenge (the Every action list), or roll for a GM character's sheet."
+        )
+    return "task", {
+        "name": name[:60],
+        "kind": "task",
+        "attribute": max(attribute, 1),
+        "skill": skill,
+    }
+
+
+@login_required
+@require_POST
+def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Roll opposition (a situation pool, a GM difficulty pool, a GM task), public or secret."""
+    from .forms import GmPoolForm
+
+    campaign, membership = _gm(request, campaign_id)
+    form = GmPoolForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(e for field in form.errors.values() for e in field)
+        return _gm_done(request, campaign, membership, "", errors)
+    actions = _actions()
+    try:
+        name, req = gm_roll_request(campaign, form)
+        event = actions.perform(
+            campaign, request.user, name, req, visibility=form.cleaned_data["visibility"]
+        )
+        return _gm_done(request, campaign, membership, event.headline, "")
+    except ValueError as exc:
+        return _gm_done(request, campaign, membership, "", str(exc))
+    except (actions.ActionError, RulesError) as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+
+
+@login_required
+@require_POST
+def gm_contest(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Open a contest (SER-6, SMV-10): two sides, each a character or a named GM side."""
+    campaign, membership = _gm(request, campaign_id)
+    data = request.POST
+    sides = []
+    for key in ("a", "b"):
+        side: dict[str, Any] = {"goal": str(data.get(f"{key}_goal", "")).strip()[:200]}
+        sheet_id = _small_int(data.get(f"{key}_sheet"))
+        if sheet_id is not None:
+            side["sheet_id"] = sheet_id
+        name = str(data.get(f"{key}_name", "")).strip()[:80]
+        if name:
+            side["name"] = name
+        sides.append(side)
+    first = 1 if str(data.get("first", "0")) == "1" else 0
+    actions = _actions()
+    try:
+        event = actions.perform(
+            campaign, request.user, "contest_start", {"sides": sides, "first": first}
+        )
+        return _gm_done(request, campaign, membership, event.headline, "")
+    except (actions.ActionError, RulesError) as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+
+
+@login_required
+@require_POST
+def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Start a planned scene, end the running one, or create and start a new one."""
+    from campaigns import services
+
+    campaign, membership = _gm(request, campaign_id)
+    op = request.POST.get("op")
+    try:
+        if op == "end":
+            scene = campaign.active_scene
+            if scene is None:
+                raise services.CampaignError("No scene is running.")
+            with transaction.atomic():
+                services.end_scene(campaign, scene.pk)
+                _log_scene(campaign, scene, request.user, Kind.SCENE_END)
+            message = f"“{scene.title}” has ended."
+        elif op in ("start", "new"):
+            if op == "new":
+                title = str(request.POST.get("title", "")).strip()[:120]
+                if not title:
+                    raise services.CampaignError("Give the new scene a title.")
+                scene = services.create_scene(
+                    campaign,
+                    title=title,
+                    description=str(request.POST.get("description", ""))[:4000],
+                )
+            else:
+                scene_id = _small_int(request.POST.get("scene"))
+                scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
+                if scene is None:
+                    raise services.CampaignError("Choose a planned scene.")
+            with transaction.atomic():
+                started, ended = services.start_scene(campaign, scene.pk)
+                if ended is not None:
+                    _log_scene(campaign, ended, request.user, Kind.SCENE_END)
+                _log_scene(campaign, started, request.user, Kind.SCENE_START)
+            message = f"“{scene.title}” is now the active scene."
+        else:
+            raise services.CampaignError("Start or end a scene.")
+    except (services.CampaignError, _actions().ActionError) as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    response = render(
+        request, "table/page.html#gm-result", {"message": message, "campaign": campaign}
+    )
+    response["HX-Refresh"] = "true"  # the whole page depends on the scene
+    return response
+
+
+def _log_scene(campaign: Campaign, scene: Scene, user, kind: str) -> None:
+    """Log a scene start or end once, whether or not campaigns.services already did."""
+    if TableEvent.objects.filter(campaign=campaign, scene=scene, kind=kind).exists():
+        return
+    actions = _actions()
+    if kind == Kind.SCENE_START:
+        actions.scene_started(campaign, scene, user)
+    else:
+        actions.scene_ended(campaign, scene, user)
+
+
+@login_required
+@require_POST
+def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Give (or take back) plot points, Drama Points or criticals outside a roll."""
+    from sheets import services as sheet_services
+
+    campaign, membership = _gm(request, campaign_id)
+    sheet = Sheet.objects.filter(
+        campaign=campaign, pk=_small_int(request.POST.get("sheet"))
+    ).first()
+    amount = _small_int(request.POST.get("amount")) or 0
+    key = {"unisystem": "drama_points", "personae": "criticals"}.get(campaign.system, "plot_points")
+    if sheet is None:
+        return _gm_done(request, campaign, membership, "", "Choose a character.")
+    if not -10 <= amount <= 10 or amount == 0:
+        return _gm_done(
+            request, campaign, membership, "", "Give between 1 and 10 (or take with a minus)."
+        )
+    counter = Counter.objects.filter(sheet=sheet, key=key).first()
+    try:
+        saved = sheet_services.save_counter(
+            sheet, key, None, counter.version if counter else 1, delta=amount
+        )
+    except sheet_services.Conflict:
+        return _gm_done(request, campaign, membership, "", "It changed meanwhile: try again.")
+    except sheet_services.SheetError as exc:
+        detail = exc.args[0] if exc.args else ""
+        text = "; ".join(map(str, detail.values())) if isinstance(detail, dict) else str(detail)
+        return _gm_done(request, campaign, membership, "", _error_text(Exception(text)))
+    label = campaign.game.sheet_template.counter(key).label.lower()
+    verb = "gets" if amount > 0 else "gives back"
+    return _gm_done(
+        request,
+        campaign,
+        membership,
+        f"{sheet.name} {verb} {abs(amount)} {label} (now {saved.value}).",
+        "",
+    )
+
+
+# --------------------------------------------------------------------------- contests
+
+
+def contest_benefits(campaign: Campaign, contest: Mapping) -> list[dict[str, Any]]:
+    """SER-10: the benefits the winner may pick after an extraordinary success."""
+    from rules import cortex
+
+    if not contest.get("extraordinary") or contest.get("status") != "stress_pending":
+        return []
+    game = campaign.game
+    try:
+        parsed = cortex.parse_contest(contest, game.module.GAME.pool_groups)
+        return cortex.benefit_options(
+            gm=parsed.sides[parsed.standing.side].gm,
+            winner_pool=parsed.standing.pool,
+            loser_pool=parsed.failed.pool,
+            stress_die=parsed.stress_die,
+        )
+    except (RulesError, AttributeError, TypeError):
+        return []
+
+
+@login_required
+@require_POST
+def contest_move(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Give in (SER-6) or choose the stress (SER-7, SER-10) for the contest going on."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    data = request.POST
+    contest_id = _small_int(data.get("contest"))
+    op = data.get("op")
+    req: dict[str, Any] = {"table": {"contest": contest_id}} if contest_id else {}
+    if op == "give_in":
+        name = "contest_give_in"
+    elif op == "stress":
+        name = "contest_stress"
+        req["type"] = str(data.get("type", ""))[:20]
+        benefit = str(data.get("benefit", "")).strip()
+        if benefit:
+            req["benefit"] = benefit[:40]
+            target = str(data.get("target", "")).strip()
+            if target:
+                req["target"] = target[:80]
+    else:
+        raise Http404("No such move")
+    actions = _actions()
+    try:
+        event = actions.perform(campaign, request.user, name, req)
+        message, error = event.headline, ""
+    except (actions.ActionError, RulesError) as exc:
+        message, error = "", _error_text(exc)
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    context = {**panel_context(campaign, membership), "message": message, "error": error}
+    return render(request, "table/page.html#scene-panel", context)

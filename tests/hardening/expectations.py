@@ -1,0 +1,541 @@
+"""Who may do what at every URL: the expectation table the permission matrix checks.
+
+One row per (URL, method). A row says, for each role, what the answer must be:
+a status, or LOGIN (sent to log in). `changes` says whether an allowed request
+must change the database (so an allowed request is known to have really done
+something) — a refused one must never change it.
+
+Roles: gm; owner (the player whose character the sheet URLs point at); other (a
+second player); observer; outsider (signed in, runs a campaign of their own);
+anonymous.
+
+Rules the table must follow (checked by test_url_matrix.py):
+- every URL the resolver knows has a row; a row for an unknown URL fails too;
+- outsiders get 404 on every campaign URL (its existence is not disclosed);
+- anonymous visitors are sent to log in: a redirect, or for the sheet fragments
+  requested by htmx a 401 with HX-Redirect (sheets.permissions.login_required_htmx);
+- observers never succeed at a state-changing POST in the campaign (leaving it is
+  theirs to do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .urls import build_url, discover
+from .world import ROLES, CampaignData, World
+
+LOGIN = "login"  # a 302 to the login page
+LOGIN_HX = "login-hx"  # 401 with HX-Redirect to the login page
+ADMIN_LOGIN = "admin-login"  # a 302 to the admin's login page
+
+Status = int | str
+
+
+@dataclass(frozen=True)
+class Want:
+    status: Status
+    changes: bool = False
+
+    def __repr__(self) -> str:
+        return f"{self.status}{'*' if self.changes else ''}"
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str  # URL name (or route for unnamed patterns)
+    method: str
+    page: dict[str, Want]
+    htmx: dict[str, Want] | None = None  # None: a full page only, not asked for by htmx
+    data: Callable[[World], dict] = field(default=lambda w: {})
+    url: Callable[[CampaignData], dict] | None = None  # URL parameters other than the defaults
+    query: str = ""
+    campaign: bool = True  # a URL inside a campaign (outsiders: 404)
+    state_changing: bool = False  # a POST meant to change something
+    self_service: bool = False  # changes only the asker's own membership (leave)
+
+
+def W(status: Status, changes: bool = False) -> Want:
+    return Want(status, changes)
+
+
+def _roles(gm, owner, other, observer, outsider, anonymous) -> dict[str, Want]:
+    return dict(
+        gm=gm, owner=owner, other=other, observer=observer, outsider=outsider, anonymous=anonymous
+    )
+
+
+def everyone(ok: Want) -> dict[str, Want]:
+    return _roles(ok, ok, ok, ok, ok, ok)
+
+
+def signed_in(ok: Want) -> dict[str, Want]:
+    return _roles(ok, ok, ok, ok, ok, W(LOGIN))
+
+
+def members(ok: Want, anon: Status = LOGIN) -> dict[str, Want]:
+    return _roles(ok, ok, ok, ok, W(404), W(anon))
+
+
+def players(ok: Want, anon: Status = LOGIN) -> dict[str, Want]:
+    return _roles(ok, ok, ok, W(403), W(404), W(anon))
+
+
+def editors(ok: Want, anon: Status = LOGIN) -> dict[str, Want]:
+    """The sheet's owner and the GMs."""
+    return _roles(ok, ok, W(403), W(403), W(404), W(anon))
+
+
+def gms(ok: Want, anon: Status = LOGIN) -> dict[str, Want]:
+    return _roles(ok, W(403), W(403), W(403), W(404), W(anon))
+
+
+# ---------------------------------------------------------------------- data for the forms
+
+
+def _new_user(w: World) -> dict:
+    return {
+        "username": "river",
+        "display_name": "River",
+        "password1": "two by two, hands of blue",
+        "password2": "two by two, hands of blue",
+    }
+
+
+def _import_doc(w: World) -> dict:
+    import json
+
+    doc = {
+        "format": "rollcall-sheet",
+        "version": 1,
+        "system": "serenity",
+        "name": "Imported",
+        "kind": "pc",
+        "traits": {"stylins": [{"name": "Fightin'", "die": "d8"}]},
+    }
+    return {"text": json.dumps(doc), "owner": w.users["owner"].pk}
+
+
+def _pool(w: World) -> dict:
+    return {"trait": [str(w.ours.trait.pk)], "clicked": ""}
+
+
+# ---------------------------------------------------------------------- the table
+
+ROWS: list[Row] = [
+    # --- public pages and accounts -----------------------------------------------------
+    Row("home", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
+    Row("rules_index", "GET", everyone(W(200)), campaign=False),
+    Row("rules_system", "GET", everyone(W(200)), campaign=False),
+    Row("signup", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
+    Row("signup", "POST", _roles(*[W(302)] * 5, W(302, True)), data=_new_user, campaign=False),
+    Row("login", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
+    Row(
+        "login",
+        "POST",
+        _roles(*[W(302)] * 5, W(302)),
+        data=lambda w: {"username": "gina", "password": "correct horse battery"},
+        campaign=False,
+    ),
+    Row("logout", "POST", everyone(W(302)), campaign=False),
+    Row("password_change", "GET", signed_in(W(200)), campaign=False),
+    Row(
+        "password_change",
+        "POST",
+        signed_in(W(302, True)),
+        data=lambda w: {
+            "old_password": "correct horse battery",
+            "new_password1": "vera is my favourite gun",
+            "new_password2": "vera is my favourite gun",
+        },
+        campaign=False,
+    ),
+    Row("password_change_done", "GET", signed_in(W(200)), campaign=False),
+    Row("profile", "GET", signed_in(W(200)), campaign=False),
+    Row(
+        "profile",
+        "POST",
+        signed_in(W(302, True)),
+        data=lambda w: {"display_name": "Someone new"},
+        campaign=False,
+    ),
+    # --- campaigns -----------------------------------------------------------------------
+    Row("campaign_list", "GET", signed_in(W(200)), campaign=False),
+    Row("campaign_create", "GET", signed_in(W(200)), campaign=False),
+    Row(
+        "campaign_create",
+        "POST",
+        signed_in(W(302, True)),  # anyone signed in may start a campaign of their own
+        data=lambda w: {"name": "New game", "description": "", "system": "serenity"},
+        campaign=False,
+    ),
+    Row("campaign_home", "GET", members(W(200))),
+    Row("campaign_edit", "GET", gms(W(200))),
+    Row(
+        "campaign_edit",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"name": "Renamed", "description": "x"},
+        state_changing=True,
+    ),
+    Row("members", "GET", gms(W(200))),
+    Row(
+        "member_role",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"role": "player"},
+        state_changing=True,
+    ),
+    Row("member_remove", "POST", gms(W(302, True)), state_changing=True),
+    Row(
+        "leave",
+        "POST",
+        # the only GM may not leave (refused, nothing changes); anyone else leaves
+        _roles(W(302), W(302, True), W(302, True), W(302, True), W(404), W(LOGIN)),
+        state_changing=True,
+        self_service=True,
+    ),
+    Row(
+        "invite_create",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"role": "player"},
+        state_changing=True,
+    ),
+    Row("invite_revoke", "POST", gms(W(302, True)), state_changing=True),
+    Row("invite_regenerate", "POST", gms(W(302, True)), state_changing=True),
+    # An invite link is for people outside the campaign: they see it and join.
+    Row("join", "GET", signed_in(W(200)), campaign=False),
+    Row(
+        "join",
+        "POST",
+        _roles(W(302), W(302), W(302), W(302), W(302, True), W(LOGIN)),
+        campaign=False,
+    ),
+    Row("scenes", "GET", members(W(200))),
+    Row(
+        "scenes",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"title": "New scene"},
+        state_changing=True,
+    ),
+    Row(
+        "scene_start",
+        "POST",
+        gms(W(302, True)),
+        url=lambda c: {"scene_id": c.planned.pk},
+        state_changing=True,
+    ),
+    Row("scene_end", "POST", gms(W(302, True)), state_changing=True),
+]
+
+
+def _sheet_rows() -> list[Row]:
+    """Sheets answer htmx too: edits with the fragment (200), anonymous with 401."""
+
+    def r(key, method, who, page, hx, *, changes=False, data=lambda w: {}, **kw):
+        return Row(
+            key,
+            method,
+            who(W(page, changes)),
+            who(W(hx, changes), anon=LOGIN_HX),
+            data=data,
+            state_changing=method == "POST",
+            **kw,
+        )
+
+    return [
+        r("sheet_list", "GET", members, 200, 200),
+        r("sheet_create", "GET", players, 200, 200),
+        r(
+            "sheet_create",
+            "POST",
+            players,
+            302,
+            302,
+            changes=True,
+            data=lambda w: {"name": "New", "kind": "pc", "owner": w.users["owner"].pk},
+        ),
+        r("sheet_import", "GET", players, 200, 200),
+        r("sheet_import", "POST", players, 302, 302, changes=True, data=_import_doc),
+        r("sheet_detail", "GET", members, 200, 200),
+        r("sheet_export", "GET", members, 200, 200),
+        r("sheet_head", "GET", members, 200, 200),
+        r(
+            "sheet_head",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"name": "Renamed", "notes": "", "version": w.ours.sheet.version},
+        ),
+        r("sheet_scores", "GET", members, 200, 200),
+        # a Serenity sheet has no Ability Scores: an editor is let in, then refused (422)
+        r(
+            "sheet_scores",
+            "POST",
+            editors,
+            302,
+            422,
+            data=lambda w: {"override_combat": "12", "version": w.ours.sheet.version},
+        ),
+        r("sheet_delete", "GET", editors, 200, 200),
+        r("sheet_delete", "POST", editors, 302, 302, changes=True),
+        r("sheet_counter", "GET", members, 200, 200),
+        r(
+            "sheet_counter",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"value": "2", "version": w.ours.counter.version},
+        ),
+        r("sheet_group", "GET", members, 200, 200),
+        r(
+            "trait_add",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"name": "Fixin'", "die": "d6"},
+        ),
+        r("trait", "GET", members, 200, 200),
+        r(
+            "trait",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"field": "name", "name": "Shootin'", "version": w.ours.trait.version},
+        ),
+        r(
+            "trait_step",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"direction": "up", "version": w.ours.trait.version},
+        ),
+        r(
+            "trait_move",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"direction": "down"},
+        ),
+        r(
+            "trait_delete",
+            "POST",
+            editors,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"version": w.ours.trait.version},
+        ),
+    ]
+
+
+def _table_rows() -> list[Row]:
+    """The table answers htmx with fragments (200) and plain posts with a redirect (302);
+    its views use Django's login_required, so anonymous htmx requests are redirected too."""
+
+    def r(key, method, who, page, hx=None, *, changes=False, data=lambda w: {}, **kw):
+        return Row(
+            key,
+            method,
+            who(W(page, changes)),
+            None if hx is None else who(W(hx, changes)),
+            data=data,
+            **kw,
+        )
+
+    def builder(ok: Want) -> dict[str, Want]:
+        # GMs build for any character, players only for their own
+        return _roles(ok, ok, W(403), W(403), W(404), W(LOGIN))
+
+    def for_own(status: int) -> dict[str, Want]:
+        # Players act for their own characters only: another player's action on Mal is
+        # let through to table.actions, which refuses it with a message (nothing changes).
+        return _roles(W(status, True), W(status, True), W(status), W(403), W(404), W(LOGIN))
+
+    post = {"state_changing": True}
+    return [
+        r("table", "GET", members, 200),
+        r("table_events", "GET", members, 200, 200, query="?before=99"),
+        r("table_scene", "GET", members, 200, 200),
+        r("odds", "GET", members, 200, 200, query="?pool=d8,d6&target=7"),
+        r("odds", "POST", members, 200, 200, data=lambda w: {"pool": "d8,d6"}),
+        Row("table_pool", "GET", builder(W(200)), builder(W(200))),
+        Row("table_pool", "POST", builder(W(200)), builder(W(200)), data=_pool),
+        Row(
+            "table_pool_roll",
+            "POST",
+            builder(W(302, True)),
+            builder(W(200, True)),
+            data=_pool,
+            **post,
+        ),
+        Row(
+            "table_act",
+            "POST",
+            for_own(302),
+            for_own(200),
+            url=lambda c: {"action_name": "stress"},
+            data=lambda w: {"stress-type": "Afraid", "stress-die": "d6", "sheet": w.ours.sheet.pk},
+            **post,
+        ),
+        r(
+            "table_quick",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            url=lambda c: {"action_name": "activate_complication"},
+            data=lambda w: {"sheet": w.ours.sheet.pk, "complication": "Hurt"},
+            **post,
+        ),
+        r("table_reveal", "POST", gms, 302, 200, changes=True, **post),
+        r(
+            "table_void",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            url=lambda c: {"event_id": c.public_event.pk},
+            data=lambda w: {"reason": "a misclick"},
+            **post,
+        ),
+        r(
+            "table_gm_roll",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"dice": "d8 Thugs", "visibility": "public"},
+            **post,
+        ),
+        r(
+            "table_gm_contest",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {
+                "a_sheet": w.ours.sheet.pk,
+                "a_goal": "escape",
+                "b_name": "Thugs",
+                "b_goal": "catch",
+            },
+            **post,
+        ),
+        r(
+            "table_gm_scene",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"op": "new", "title": "Next"},
+            **post,
+        ),
+        r(
+            "table_gm_points",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"sheet": w.ours.sheet.pk, "amount": 1},
+            **post,
+        ),
+        Row(
+            "table_contest",
+            "POST",
+            for_own(302),
+            for_own(200),
+            data=lambda w: {"contest": w.ours.contest_id, "op": "give_in"},
+            **post,
+        ),
+        r("table_export_scene", "GET", members, 200),
+        r("table_export_session", "GET", members, 200, url=lambda c: {"fmt": "json"}),
+        r("table_verify", "GET", gms, 200),
+    ]
+
+
+ROWS += _sheet_rows() + _table_rows()
+
+
+# ---------------------------------------------------------------------- the admin
+
+ADMIN_MODULES = ("django.contrib.admin.", "django.contrib.auth.admin.")
+
+
+def is_admin_generated(pattern) -> bool:
+    """Patterns the admin site makes for itself (one set per registered model)."""
+    callback = pattern.callback
+    module = getattr(callback, "__module__", "")
+    admin_site = getattr(callback, "admin_site", None) or getattr(callback, "model_admin", None)
+    return pattern.namespace == "admin" and (
+        module.startswith(ADMIN_MODULES) or admin_site is not None or module.startswith("django.")
+    )
+
+
+def admin_rows(patterns) -> list[Row]:
+    """No role of the app is staff: the admin sends every one of them to its login page."""
+    rows = []
+    for p in patterns:
+        if not is_admin_generated(p):
+            continue
+        if p.key == "admin:login":
+            rows.append(Row(p.key, "GET", everyone(W(200)), campaign=False))
+            continue
+        if p.key == "admin:logout":  # sends non-staff to the admin's index, logs no one out
+            rows.append(Row(p.key, "GET", everyone(W(302)), campaign=False))
+            rows.append(Row(p.key, "POST", everyone(W(302)), campaign=False))
+            continue
+        rows.append(Row(p.key, "GET", everyone(W(ADMIN_LOGIN)), campaign=False))
+        rows.append(Row(p.key, "POST", everyone(W(ADMIN_LOGIN)), campaign=False))
+    return rows
+
+
+# ---------------------------------------------------------------------- shared by the tests
+
+PATTERNS = discover()
+ALL_ROWS = ROWS + admin_rows(PATTERNS)
+REFUSED = (LOGIN, LOGIN_HX, ADMIN_LOGIN, 403, 404, 405)
+PREFERRED = {"login": "anonymous"}  # signed-in users are only sent on from the log-in page
+
+
+def row_url(world: World, row: Row) -> str:
+    """The concrete URL a row is about, with the world's ids (and the row's overrides)."""
+    pattern = next(p for p in PATTERNS if p.key == row.key)
+    overrides = row.url(world.ours) if row.url else {}
+    return build_url(world, pattern, overrides) + row.query
+
+
+def allowed(want: Want) -> bool:
+    return want.status not in REFUSED
+
+
+def best_role(row: Row) -> str:
+    """A role the row lets in (one whose request changes something, when there is one)."""
+    if row.key in PREFERRED:
+        return PREFERRED[row.key]
+    wants = row.page
+    for role in ROLES:
+        if allowed(wants[role]) and wants[role].changes:
+            return role
+    return next((r for r in ROLES if allowed(wants[r])), "gm")

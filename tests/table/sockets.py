@@ -1,0 +1,68 @@
+"""Helpers for socket tests: a logged-in websocket to a campaign's table."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from rollcall.asgi import application
+
+SEQ = re.compile(r'data-seq="(\d+)"')
+
+
+@sync_to_async
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def open_socket(user, campaign, *, last_seq: int | None = 0, origin=b"http://testserver"):
+    """Connect as `user` (None: anonymous); returns (communicator, connected, close code)."""
+    headers = [(b"host", b"testserver")]
+    if origin:
+        headers.append((b"origin", origin))
+    if user is not None:
+        headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
+    path = f"/ws/campaign/{campaign.pk}/"
+    if last_seq is not None:
+        path += f"?last_seq={last_seq}"
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await comm.connect()
+    return comm, connected, code
+
+
+async def messages(comm, expect: int = 0, quiet: float = 0.1) -> list[str]:
+    """The next `expect` messages (waiting up to 3 s for each), then everything else that
+    arrives until the socket stays quiet for `quiet` seconds."""
+    got = [await comm.receive_from(timeout=3) for _ in range(expect)]
+    while not await comm.receive_nothing(timeout=quiet):
+        got.append(await comm.receive_from())
+    return got
+
+
+async def closed_with(comm, timeout: float = 1.0):
+    """The close code the server sent (None if it did not close)."""
+    while not await comm.receive_nothing(timeout=timeout):
+        output = await comm.receive_output()
+        if output["type"] == "websocket.close":
+            return output.get("code")
+    return None
+
+
+def seqs(received: list[str]) -> list[int]:
+    """The event seq of each event message (the first data-seq of each)."""
+    found = []
+    for text in received:
+        match = SEQ.search(text)
+        if match and 'hx-swap-oob="afterbegin:#log"' in text:
+            found.append(int(match.group(1)))
+    return found
+
+
+async def send(comm, payload) -> None:
+    await comm.send_to(text_data=payload if isinstance(payload, str) else json.dumps(payload))

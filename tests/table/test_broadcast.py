@@ -1,0 +1,93 @@
+"""The process-local fan-out: messages released in log order per audience, late
+predecessors waited for briefly, and the channel-layer path used across processes."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from table import broadcast
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.got: list[dict] = []
+
+    async def push(self, message: dict) -> None:
+        self.got.append(message)
+
+
+def msg(seq, after):
+    return {"seq": seq, "after": after, "html": f"<p>{seq}</p>"}
+
+
+async def settle():
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_out_of_order_messages_are_released_in_order():
+    hub = broadcast.Hub(asyncio.get_running_loop())
+    socket = FakeSocket()
+    key = (1, "players")
+    await hub.join(socket, key)
+    hub.prime(key, 2)
+    hub.deliver(key, msg(5, 4))  # 3 and 4 are late (4 was secret for this audience? no: 3, 4 late)
+    hub.deliver(key, msg(4, 3))
+    await settle()
+    assert socket.got == []
+    hub.deliver(key, msg(3, 2))
+    hub.deliver(key, msg(3, 2))  # a duplicate is dropped
+    await settle()
+    assert [m["seq"] for m in socket.got] == [3, 4, 5]
+
+
+async def test_a_missing_predecessor_is_given_up_on(monkeypatch):
+    monkeypatch.setattr(broadcast, "HOLD_SECONDS", 0.05)
+    hub = broadcast.Hub(asyncio.get_running_loop())
+    socket = FakeSocket()
+    key = (1, "gm")
+    await hub.join(socket, key)
+    hub.prime(key, 0)
+    hub.deliver(key, msg(3, 2))
+    hub.deliver(key, msg(2, 1))
+    await asyncio.sleep(0.1)
+    assert [m["seq"] for m in socket.got] == [2, 3]
+    hub.deliver(key, msg(1, 0))  # too late: already passed
+    await settle()
+    assert [m["seq"] for m in socket.got] == [2, 3]
+
+
+async def test_messages_without_seq_and_leaving(monkeypatch):
+    hub = broadcast.Hub(asyncio.get_running_loop())
+    a, b = FakeSocket(), FakeSocket()
+    await hub.join(a, (1, "gm"))
+    await hub.join(b, (1, "players"))
+    hub.deliver((1, "gm"), {"html": "<p>note</p>"})
+    await settle()
+    assert a.got and not b.got
+    hub.leave(a, (1, "gm"))
+    assert (1, "gm") not in hub.sockets and (1, "gm") not in hub.streams
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_channel_layer_path_carries_one_message_per_process(monkeypatch):
+    """With a cross-process layer, the hub subscribes one channel of its own per
+    (campaign, audience) group and fans out locally."""
+    monkeypatch.setattr(broadcast, "FORCE_LAYER", True)
+    hub = broadcast.hub()
+    sockets = [FakeSocket() for _ in range(3)]
+    for socket in sockets:
+        await hub.join(socket, (7, "players"))
+    assert hub.subscribed == {(7, "players")}
+    await sync_to_async(broadcast.publish)(7, "players", msg(1, 0))
+    await sync_to_async(broadcast.send_html)(7, "<p>all</p>")
+    for _ in range(50):
+        if all(len(s.got) == 2 for s in sockets):
+            break
+        await asyncio.sleep(0.01)
+    assert all([m.get("seq") for m in s.got] == [1, None] for s in sockets)
+    for socket in sockets:
+        hub.leave(socket, (7, "players"))
+    assert not hub.subscribed
+    hub.listener.cancel()

@@ -1,0 +1,176 @@
+"""The event log: gapless seq, the hash chain, reveals and voids as new events,
+verification (verify() and manage.py verify_log) and exports that hold only what the
+requesting user may see."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from table import broadcast
+from table.actions import ActionError, reveal, scene_state, visible_events, void
+from table.export import export_data, to_markdown, verify
+from table.models import GENESIS_HASH, TableEvent, TableLog, chain_hash
+
+pytestmark = pytest.mark.django_db
+
+FIGHTIN = {"die": "d10", "trait": "Fightin'", "group": "stylins"}
+
+
+@pytest.fixture
+def t(table_for):
+    return table_for("serenity")
+
+
+def roll(t, user=None, **kwargs):
+    user = user or t.player
+    sheet = kwargs.pop("sheet_id", t.pc.pk if user == t.player else None)
+    pool = [FIGHTIN] if sheet else [{"die": "d8", "trait": "Goons", "group": "situation"}]
+    return t.perform(user, "roll", {"pool": pool}, sheet_id=sheet, **kwargs)
+
+
+def test_seq_is_gapless_and_each_hash_chains_to_the_previous(t, faces):
+    events = [roll(t), roll(t, t.gm, visibility="gm"), roll(t, visibility="blind")]
+    assert [e.seq for e in events] == [1, 2, 3]
+    previous = GENESIS_HASH
+    for event in TableEvent.objects.filter(campaign=t.campaign).order_by("seq"):
+        assert event.prev_hash == previous
+        assert event.hash == chain_hash(previous, event.hash_body())
+        previous = event.hash
+    head = TableLog.objects.get(campaign=t.campaign)
+    assert (head.last_seq, head.last_hash, head.last_public_seq) == (3, previous, 1)
+    assert verify(t.campaign).ok
+
+
+def test_a_refused_action_writes_nothing(t):
+    with pytest.raises(ActionError):
+        t.perform(t.player, "roll", {"pool": [FIGHTIN], "plot_points": 9}, sheet_id=t.pc.pk)
+    assert not TableEvent.objects.exists()
+    roll(t)
+    assert TableEvent.objects.get().seq == 1
+
+
+def test_scene_start_and_end_are_logged(t):
+    scene = t.start_scene("Persephone")
+    from campaigns import services
+
+    services.end_scene(t.campaign, scene.pk, t.gm)
+    kinds = list(TableEvent.objects.order_by("seq").values_list("kind", flat=True))
+    assert kinds == ["scene_start", "scene_end"]
+    assert scene_state(t.campaign)["scene"] is None
+
+
+def test_reveal_and_void_are_new_events(t, faces):
+    blind = roll(t, visibility="blind")
+    assert blind.hidden
+    with pytest.raises(ActionError, match="Only the GM"):
+        reveal(t.campaign, t.player, blind.pk)
+    shown = reveal(t.campaign, t.gm, blind.pk)
+    blind.refresh_from_db()
+    assert shown.kind == "reveal" and shown.target_id == blind.pk and shown.seq == 2
+    assert blind.revealed and blind.hash == TableEvent.objects.get(pk=blind.pk).hash
+    with pytest.raises(ActionError, match="already been revealed"):
+        reveal(t.campaign, t.gm, blind.pk)
+    with pytest.raises(ActionError, match="reason"):
+        void(t.campaign, t.gm, blind.pk, "  ")
+    struck = void(t.campaign, t.gm, blind.pk, "wrong character")
+    assert struck.kind == "void" and struck.visibility == "public"
+    secret = roll(t, t.gm, visibility="gm")
+    assert void(t.campaign, t.gm, secret.pk, "oops").visibility == "gm"
+    assert verify(t.campaign).ok
+    # Players see the reveal (which carries the roll) and the public void, never the secret.
+    seen = [e.seq for e in visible_events(t.campaign, t.player)]
+    assert seen == [2, 3]
+
+
+def test_verify_and_verify_log_detect_tampering(t, faces):
+    for _ in range(3):
+        roll(t)
+    out = StringIO()
+    call_command("verify_log", str(t.campaign.pk), stdout=out)
+    assert "OK: 3 events verified" in out.getvalue()
+
+    second = TableEvent.objects.get(campaign=t.campaign, seq=2)
+    outcome = dict(second.outcome, result=99)
+    TableEvent.objects.filter(pk=second.pk).update(outcome=outcome)
+    verdict = verify(t.campaign)
+    assert not verdict.ok and verdict.first_bad_seq == 2 and "hash" in verdict.problem
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("verify_log", str(t.campaign.pk), stdout=out)
+    assert "FAIL at seq 2" in out.getvalue()
+
+    # Rewriting the hash too is caught by recomputing the outcome from request + faces.
+    second.outcome = outcome
+    second.hash = second.compute_hash()
+    TableEvent.objects.filter(pk=second.pk).update(outcome=outcome, hash=second.hash)
+    verdict = verify(t.campaign)
+    assert verdict.first_bad_seq == 2 and "outcome" in verdict.problem
+
+
+def test_verify_detects_changed_faces_and_a_missing_event(t, faces):
+    for _ in range(3):
+        roll(t)
+    first = TableEvent.objects.get(seq=1)
+    TableEvent.objects.filter(pk=first.pk).update(faces=[1 + first.faces[0] % 10])
+    assert verify(t.campaign).first_bad_seq == 1
+    TableEvent.objects.filter(pk=first.pk).update(faces=first.faces)
+    assert verify(t.campaign).ok
+    TableEvent.objects.filter(seq=2).delete()
+    verdict = verify(t.campaign)
+    assert not verdict.ok and verdict.first_bad_seq == 2
+
+
+def test_stored_event_survives_a_failing_broadcast(
+    t, faces, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    def explode(*args, **kwargs):
+        raise RuntimeError("channel layer down")
+
+    monkeypatch.setattr(broadcast, "publish", explode)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        event = roll(t)
+    assert len(callbacks) == 1
+    assert TableEvent.objects.get(pk=event.pk).seq == 1
+    assert "broadcast of event #1 failed" in caplog.text
+
+
+def test_exports_hold_only_what_the_user_may_see(t, faces, client_for):
+    scene = t.start_scene("Eavesdown Docks")
+    public = roll(t)
+    secret = roll(t, t.gm, visibility="gm")
+    blind = roll(t, visibility="blind")
+    reveal(t.campaign, t.gm, blind.pk)
+    player_view = export_data(t.campaign, t.player, scene=scene)
+    seqs = [e["seq"] for e in player_view["events"]]
+    assert public.seq in seqs and secret.seq not in seqs and blind.seq not in seqs
+    revealed = next(e for e in player_view["events"] if e["kind"] == "reveal")
+    assert revealed["target"]["faces"] == blind.faces
+    gm_view = export_data(t.campaign, t.gm, scene=scene)
+    assert {secret.seq, blind.seq} <= {e["seq"] for e in gm_view["events"]}
+
+    url = reverse("table_export_scene", args=[t.campaign.pk, scene.pk, "json"])
+    body = json.loads(client_for(t.observer).get(url).content)
+    assert secret.seq not in [e["seq"] for e in body["events"]]
+    assert {e["visibility"] for e in body["events"]} == {"public"}
+    assert secret.hash not in json.dumps(body)
+    md = client_for(t.gm).get(reverse("table_export_scene", args=[t.campaign.pk, scene.pk, "md"]))
+    assert md["Content-Type"].startswith("text/markdown")
+    assert f"## #{secret.seq}" in md.content.decode()
+    assert f"## #{secret.seq}" not in to_markdown(player_view)
+    day = timezone.now().date().isoformat()
+    session = client_for(t.player).get(
+        reverse("table_export_session", args=[t.campaign.pk, day, "md"])
+    )
+    assert session.status_code == 200 and f"## #{secret.seq}" not in session.content.decode()
+    assert client_for(t.outsider).get(url).status_code == 404
+
+
+def test_verify_view_is_for_gms(t, faces, client_for):
+    roll(t)
+    url = reverse("table_verify", args=[t.campaign.pk])
+    assert client_for(t.gm).get(url).json()["ok"] is True
+    assert client_for(t.player).get(url).status_code == 403

@@ -1,0 +1,94 @@
+"""Personae at the table (PER-1 … PER-9): criticals banked up to the Potential Threshold,
+spent and given; the concerted effort once per scene."""
+
+import pytest
+
+from table.actions import ActionError
+
+pytestmark = pytest.mark.django_db
+
+ACTOR = {"skill_name": "Swordplay", "skill": 10, "attribute": 10, "potential_threshold": 10}
+
+
+@pytest.fixture
+def t(table_for):
+    return table_for("personae")
+
+
+def test_challenge_banks_criticals_up_to_the_threshold(t, faces):
+    """PER-1, PER-4: ratings come from the sheet (3 dice, Might 4); three nat-10s bank
+    criticals, at most the Potential Threshold (here 2) in one roll; a clear success won
+    on the roll marks development."""
+    t.pc.counters.filter(key="criticals").update(value=2)
+    t.pc.counters.filter(key="potential_threshold").update(value=2)
+    faces.queue.extend([10, 10, 10])
+    event = t.perform(t.player, "challenge", {"actor": ACTOR, "difficulty": 5, "goal": "Win"},
+                      sheet_id=t.pc.pk)  # fmt: skip
+    actor = event.request["actor"]
+    assert (actor["skill"], actor["attribute"], actor["potential_threshold"]) == (3, 4, 2)
+    assert event.outcome["criticals"]["banked"] == 2
+    assert t.counter(t.pc, "criticals") == 4
+    assert t.counter(t.pc, "development") == 1
+
+
+def test_spend_and_give_criticals(t, faces):
+    """PER-6: spending takes one; a gift moves criticals between the two sheets and
+    never gives more than the giver holds."""
+    t.pc.counters.filter(key="criticals").update(value=3)
+    t.other_pc.counters.filter(key="criticals").update(value=2)
+    t.perform(t.player, "spend_critical", {"use": "trait_or_benefit", "note": "Second wind"},
+              sheet_id=t.pc.pk)  # fmt: skip
+    assert t.counter(t.pc, "criticals") == 2
+    with pytest.raises(ActionError, match="has only 2 criticals to give"):
+        t.perform(t.player, "give_critical", {"count": 3, "table": {"target": t.other_pc.pk}},
+                  sheet_id=t.pc.pk)  # fmt: skip
+    t.perform(t.player, "give_critical", {"count": 2, "table": {"target": t.other_pc.pk}},
+              sheet_id=t.pc.pk)  # fmt: skip
+    assert (t.counter(t.pc, "criticals"), t.counter(t.other_pc, "criticals")) == (0, 4)
+    with pytest.raises(ActionError, match="your own characters"):
+        t.perform(t.player, "give_critical", {"table": {"target": t.pc.pk}}, sheet_id=t.other_pc.pk)
+
+
+def test_spend_before_rolling_and_steer(t, faces):
+    """PER-6: a critical spent before rolling buys a clear success with no dice."""
+    t.pc.counters.filter(key="criticals").update(value=1)
+    event = t.perform(
+        t.player,
+        "challenge",
+        {"actor": ACTOR, "difficulty": 50, "goal": "Leap", "spend_critical": "before_roll"},
+        sheet_id=t.pc.pk,
+    )
+    assert event.faces == [] and event.outcome["result"] == "clear"
+    assert t.counter(t.pc, "criticals") == 0
+
+
+def test_concerted_effort_once_per_scene(t, faces):
+    """PER-8: contributors named by sheet lend their rating; a second effort in the
+    same scene is refused; a new scene allows it again."""
+    with pytest.raises(ActionError, match="Start a scene first"):
+        t.perform(t.player, "concerted_effort", {}, sheet_id=t.pc.pk)
+    t.start_scene()
+    request = {
+        "coordinator": {"skill_name": "Swordplay"},
+        "contributors": [{"sheet_id": t.other_pc.pk}],
+        "difficulty": 5,
+        "goal": "Drive them back",
+        "attack": True,
+    }
+    event = t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
+    assert event.request["contributors"] == [{"name": "Zoe", "rating": 3, "potential_threshold": 3}]
+    assert event.outcome["concerted"]["dice_rolled"] == 5
+    with pytest.raises(ActionError, match="already made its concerted effort"):
+        t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
+    t.start_scene("The shore")
+    t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
+
+
+def test_assist_and_extend_are_logged(t):
+    """PER-7, PER-9: no state, but logged like every action."""
+    t.perform(t.player, "assist", {"primary_actor": "Mal", "assistants": ["Zoe"], "result": "failure"},
+              sheet_id=t.pc.pk)  # fmt: skip
+    event = t.perform(
+        t.player, "extend_challenge", {"goal": "Win", "extended": False}, sheet_id=t.pc.pk
+    )
+    assert event.seq == 2

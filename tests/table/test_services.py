@@ -1,0 +1,188 @@
+"""Against PostgreSQL and Redis (DATABASE_URL and REDIS_URL set): plot points never go
+negative when spends race on separate connections, and two daphne processes deliver
+every roll to their sockets in the same order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse, urlunparse
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from sheets.models import Counter
+from table.actions import ActionError, perform
+from table.export import verify
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+SEQ = re.compile(r'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
+
+
+def race(workers: int, job) -> list:
+    """Run `job` in `workers` threads released together; each closes its connection."""
+    barrier = threading.Barrier(workers)
+    results: list = []
+    lock = threading.Lock()
+
+    def run():
+        barrier.wait()
+        try:
+            outcome = job()
+        except Exception as error:  # noqa: BLE001 - collected for the assertions
+            outcome = error
+        finally:
+            connection.close()
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=run) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_plot_points_never_go_negative_under_concurrent_spends(table_for):
+    assert connection.vendor == "postgresql"
+    t = table_for("cortex_slots")
+    Counter.objects.filter(sheet=t.pc, key="plot_points").update(value=3)
+
+    def spend():
+        return perform(
+            t.campaign, t.player, "spend_plot_point",
+            {"kind": "scene_change", "description": "The lights go out"}, sheet_id=t.pc.pk,
+        )  # fmt: skip
+
+    results = race(8, spend)
+    spent = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, ActionError)]
+    assert (len(spent), len(refused)) == (3, 5), results
+    assert Counter.objects.get(sheet=t.pc, key="plot_points").value == 0
+    assert sorted(e.seq for e in spent) == [1, 2, 3]
+    assert verify(t.campaign).ok
+
+    # The counter's own conditional UPDATE holds even without the table's lock.
+    Counter.objects.filter(sheet=t.pc, key="plot_points").update(value=1)
+    wins = race(8, lambda: Counter.spend(t.pc.pk, "plot_points", 1))
+    assert wins.count(True) == 1
+    assert Counter.objects.get(sheet=t.pc, key="plot_points").value == 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne on port {port} exited early")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not listen on {port}")
+
+
+@pytest.fixture
+def two_daphnes():
+    url = urlparse(os.environ["DATABASE_URL"])
+    test_db = urlunparse(url._replace(path="/" + settings.DATABASES["default"]["NAME"]))
+    env = {**os.environ, "DATABASE_URL": test_db, "DJANGO_SETTINGS_MODULE": "rollcall.settings"}
+    ports = [free_port(), free_port()]
+    daphne = str(Path(sys.executable).with_name("daphne"))
+    processes = [
+        subprocess.Popen(
+            [
+                daphne,
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "--access-log",
+                os.devnull,
+                "rollcall.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        for port in ports
+    ]
+    try:
+        for port, process in zip(ports, processes, strict=True):
+            wait_for_port(port, process)
+        yield ports
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(10)
+
+
+def cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def test_two_daphne_processes_deliver_every_roll_in_the_same_order(table_for, two_daphnes):
+    import websockets
+
+    t = table_for("serenity")
+    player_cookie, gm_cookie = cookie(t.player), cookie(t.gm)
+    rolls = 12
+
+    async def client(port: int, user_cookie: str):
+        return await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/campaign/{t.campaign.pk}/?last_seq=0",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": user_cookie},
+        )
+
+    async def collect(ws, count: int) -> list[int]:
+        seen: list[int] = []
+        while len(seen) < count:
+            text = await asyncio.wait_for(ws.recv(), 10)
+            seen += [int(s) for s in SEQ.findall(text)]
+        return seen
+
+    async def main():
+        a = await client(two_daphnes[0], player_cookie)
+        b = await client(two_daphnes[1], player_cookie)
+        gm = await client(two_daphnes[1], gm_cookie)
+        await asyncio.sleep(0.3)  # both processes have subscribed to the campaign
+        pool_player = {"pool": [{"die": "d10", "trait": "Fightin'", "group": "stylins"}]}
+        pool_gm = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"}]}
+        sends = []
+        for _ in range(rolls // 2):
+            sends.append(a.send(json.dumps({"type": "act", "action": "roll", "sheet_id": t.pc.pk,
+                                            "request": pool_player})))  # fmt: skip
+            sends.append(gm.send(json.dumps({"type": "act", "action": "roll", "request": pool_gm})))
+        await asyncio.gather(*sends)
+        seen_a, seen_b = await asyncio.gather(collect(a, rolls), collect(b, rolls))
+        for ws in (a, b, gm):
+            await ws.close()
+        return seen_a, seen_b
+
+    seen_a, seen_b = asyncio.run(main())
+    assert seen_a == seen_b == list(range(1, rolls + 1))
+    assert verify(t.campaign).ok
