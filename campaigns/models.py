@@ -92,12 +92,12 @@ class Invite(models.Model):
     def __str__(self) -> str:
         return f"{self.get_role_display()} invite to {self.campaign}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("join", args=[self.token])
+
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
-
-    def get_absolute_url(self) -> str:
-        return reverse("join", args=[self.token])
 
 
 class Scene(models.Model):
