@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "rollcall.middleware.RejectNulCharactersMiddleware",
 ]
 
 ROOT_URLCONF = "rollcall.urls"

@@ -9,6 +9,7 @@ the message next to it, and nothing changed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -178,9 +179,9 @@ def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, in
 
 
 def _target(campaign: Campaign, data: Mapping, state: Mapping) -> int | None:
-    raw = str(data.get("target", "") or "").strip()
-    if raw.lstrip("-").isdigit():
-        return max(-50, min(200, int(raw)))
+    target = _whole_number(data.get("target"))
+    if target is not None:
+        return max(-50, min(200, target))
     return scene_target(campaign, state)
 
 
@@ -426,8 +427,8 @@ def render_panel(
 
 
 def _sheet_id(data: Mapping) -> int | None:
-    raw = str(data.get("sheet", "") or "").strip()
-    return int(raw) if raw.isdigit() else None
+    sheet_id = _whole_number(data.get("sheet"), digits=18)
+    return sheet_id if sheet_id is not None and sheet_id >= 0 else None
 
 
 @login_required
@@ -484,7 +485,8 @@ def _table_params(data: Mapping) -> dict[str, Any]:
         raw = str(data.get(f"table_{key}", "") or "").strip()
         if not raw:
             continue
-        out[key] = int(raw) if raw.lstrip("-").isdigit() else raw[:80]
+        number = _whole_number(raw)
+        out[key] = number if number is not None else raw[:80]
     return out
 
 
@@ -570,8 +572,16 @@ def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> Ht
 
 
 def _small_int(value: object) -> int | None:
+    return _whole_number(value, digits=5)
+
+
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
+
+
+def _whole_number(value: object, digits: int = 9) -> int | None:
+    """An ASCII whole number of at most `digits` digits, or None ("²".isdigit() is True)."""
     raw = str(value if value is not None else "").strip()
-    return int(raw) if raw.lstrip("-").isdigit() and len(raw) < 6 else None
+    return int(raw) if re.fullmatch(WHOLE_NUMBER.pattern % digits, raw) else None
 
 
 GM_GROUP = {"serenity": "situation", "smallville": "situation", "cortex_slots": "difficulty"}
