@@ -13,11 +13,14 @@ lost = 0). It builds a fresh embedded database (SQLite) in a temporary directory
 starts ONE daphne process with the embedded default (in-memory channel layer), and
 drives it from this process with the `websockets` client. Each campaign's GM socket
 sends rolls at a fixed rate (open loop); a roll's latency runs from sending it to its
-card reaching all 8 sockets. "lost" counts (socket, seq) pairs still missing after
-every socket has asked for a replay ("resume") of what it missed.
+card reaching all 8 sockets. rolls_per_s and delivered_per_s count what was complete
+within the sending window; "lost" counts (socket, seq) pairs still missing after every
+socket has asked for a replay ("resume") of what it missed; server_cpu_ms_per_roll is
+the server process's CPU time over the window (Linux /proc) per roll.
 
-The bench raises the per-socket rate limit (TABLE_SOCKET_RATE) for its daphne
-process: one socket per campaign sends every roll.
+The bench's daphne runs with production settings (DEBUG off) and a raised per-socket
+rate limit (TABLE_SOCKET_RATE): one socket per campaign sends every roll.
+BENCH_DAPHNE=/path/to/executable runs another server command (a profiling wrapper).
 """
 
 from __future__ import annotations
@@ -288,13 +291,14 @@ async def run_load(
     elapsed = window_end - started
 
     latencies = []
-    in_window = 0
+    in_window = completed_in_window = 0
     for room in rooms.values():
         for seq, sent_at in enumerate(room.sent, start=1):
             times = [seen.get(seq) for seen in room.seen]
             in_window += sum(1 for t in times if t is not None and t <= window_end)
             if all(t is not None for t in times):
                 latencies.append(max(times) - sent_at)
+                completed_in_window += max(times) <= window_end
     gaps_before = expected - sum(
         sum(1 for seq in seen if seq <= len(room.sent))
         for room in rooms.values()
@@ -332,7 +336,7 @@ async def run_load(
         "rolls": total,
         "p50_ms": pct(0.50),
         "p99_ms": pct(0.99),
-        "rolls_per_s": round(len(latencies) / elapsed, 1),
+        "rolls_per_s": round(completed_in_window / elapsed, 1),
         "delivered_per_s": round(in_window / elapsed, 1),
         "gaps_before_replay": gaps_before,
         "lost": lost,
@@ -370,7 +374,7 @@ def scenario(name, ports, pids, ids, cookies, rate, duration, sockets, targets) 
         "plain_websockets": baseline,
         "ratio_p99": ratio(rollcall["p99_ms"], baseline["p99_ms"]),
         "ratio_delivered": ratio(rollcall["delivered_per_s"], baseline["delivered_per_s"]),
-        "targets": targets,
+        "targets": {label: check(rollcall) for label, check in targets.items()},
         "meets_targets": all(check(rollcall) for check in targets.values()),
     }
 
@@ -424,7 +428,6 @@ def main() -> None:
                 name, ports, pids, chosen, data["cookies"], rate, args.duration, args.sockets,
                 targets,
             )  # fmt: skip
-            result["targets"] = sorted(targets)
             results.append(result)
     finally:
         for server in servers:
@@ -444,8 +447,9 @@ def main() -> None:
                   f"{f['rolls_per_s']} rolls/s  {f['delivered_per_s']} deliveries/s  "
                   f"lost {f['lost']} (gaps before replay {f['gaps_before_replay']})  "
                   f"server CPU {f['server_cpu_ms_per_roll']} ms/roll")  # fmt: skip
+        verdicts = ", ".join(f"{k} {'met' if ok else 'MISSED'}" for k, ok in r["targets"].items())
         print(f"  ratio p99 {r['ratio_p99']}  ratio deliveries {r['ratio_delivered']}  "
-              f"targets {'met' if r['meets_targets'] else 'MISSED'}: {', '.join(r['targets'])}")  # fmt: skip
+              f"targets: {verdicts or 'none'}")  # fmt: skip
 
 
 if __name__ == "__main__":

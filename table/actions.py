@@ -14,6 +14,10 @@ API (stable; the table page calls it):
     last_seq(campaign, user) -> int
     audience_of(membership) -> "gm" | "players"
 
+Elsewhere: table.export.verify(campaign) -> Verdict (ok, checked, first_bad_seq,
+problem; str() reads "OK: n events verified" or "FAIL at seq n: ..."), and
+table.rendering.card_html(event, audience) / render_event_html(event, audience).
+
 All of them raise ActionError with a message a player can read on any refusal.
 `event_id` is the TableEvent's primary key (cards carry it as data-event-id).
 
@@ -458,6 +462,7 @@ def perform_in(
         faces, outcome = _draw(action, ctx.request)
         handler.apply(ctx, outcome)
         ctx.save_state()
+        ctx.notify_sheets()
         return _append(
             head,
             campaign,

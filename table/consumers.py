@@ -10,6 +10,10 @@ Connecting: members only; refused after accept() with 4401 (not logged in) or
 then reads the log and replays every visible event after the client's last seq,
 once and in order, then goes live. Every message re-checks the user's role; a
 member removed mid-session is closed with 4403, a changed role with 4409.
+
+Broadcasts reach the socket through the hub (table/broadcast.py), never through
+channels' per-message dispatch. Actions sent on sockets run in the database
+thread a batch at a time (ActionQueue), each in its own transaction.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from .actions import (
     membership_of,
     perform_in,
     reveal,
+    visible_filter,
     void,
 )
 from .models import TableEvent, TableLog
@@ -197,11 +202,9 @@ def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dic
     head = _head(campaign_id, audience)
     if after > head:
         return {"head": head, "reload": "ahead", "messages": []}
-    rows = TableEvent.objects.filter(campaign_id=campaign_id, seq__gt=after).select_related(
-        "target"
-    )
-    if audience != GM:
-        rows = rows.filter(visibility="public")
+    rows = TableEvent.objects.filter(
+        campaign_id=campaign_id, seq__gt=after, **visible_filter(audience)
+    ).select_related("target")
     events = list(rows.order_by("seq")[: limit + 1])
     if len(events) > limit:
         return {"head": head, "reload": "behind", "messages": []}

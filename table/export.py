@@ -23,7 +23,7 @@ from rules.actions import resolve
 from rules.errors import RulesError
 from rules.registry import get_system
 
-from .actions import GM_AUDIENCE, ActionError, audience_of, membership_of
+from .actions import GM_AUDIENCE, ActionError, audience_of, membership_of, visible_filter
 from .models import GENESIS_HASH, Kind, TableEvent, TableLog, Visibility, canonical_json
 
 
@@ -109,8 +109,8 @@ def _audience(campaign: Campaign, user) -> str:
 
 
 def _visible(campaign: Campaign, audience: str):
-    rows = TableEvent.objects.filter(campaign=campaign).select_related("target").order_by("seq")
-    return rows if audience == GM_AUDIENCE else rows.filter(visibility=Visibility.PUBLIC)
+    rows = TableEvent.objects.filter(campaign=campaign, **visible_filter(audience))
+    return rows.select_related("target").order_by("seq")
 
 
 def session_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:

@@ -17,7 +17,7 @@ rolled.
   Distinction is free and every further one costs 1 plot point; Resources roll
   in a side pool; the cost is shown before rolling.
 - PER-1: one skill (a number of d10s) plus one attribute; the skill's own
-  attribute is picked with it.
+  attribute is picked with it. PER-9: the goal is stated before the roll.
 - UNI-1, UNI-2, UNI-4: an attribute, a skill or not (the kind of roll), named
   difficulty presets and a free modifier; Qualities and Drawbacks add their
   ratings as named modifiers.
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import cortex_slots, serenity, smallville, unisystem
+from rules import cortex_slots, personae, serenity, smallville, unisystem
 from rules.errors import RulesError
 from rules.registry import get_system
 
@@ -388,7 +388,8 @@ def _personae(pool, chosen, by_id, data, counters, character, target, traits=())
     bonus = _int(data, "bonus_dice", 0, 0, 10) or 0
     modifiers = _int(data, "modifiers", 0, -20, 20) or 0
     difficulty = _int(data, "difficulty", target, 1, 50)
-    pool.options.update(bonus_dice=bonus, modifiers=modifiers, difficulty=difficulty)
+    goal = str(data.get("goal", "") or "").strip()[: personae.MAX_GOAL]
+    pool.options.update(bonus_dice=bonus, modifiers=modifiers, difficulty=difficulty, goal=goal)
     for _, _, choices in pool.groups:
         for c in choices:
             trait = by_id[c.id]
@@ -414,6 +415,10 @@ def _personae(pool, chosen, by_id, data, counters, character, target, traits=())
         request["difficulty"] = difficulty
     else:
         pool.errors.append("Give a difficulty to beat (or let the GM set one).")
+    if goal:
+        request["goal"] = goal
+    else:
+        pool.errors.append("State the goal first: what happens if the challenge succeeds.")
     pool.request = request
 
 

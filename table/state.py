@@ -26,6 +26,7 @@ import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import F
@@ -144,6 +145,10 @@ class Context:
     sheet: Sheet | None = None
     effects: list[dict[str, Any]] = field(default_factory=list)
     state_changed: bool = False
+    # What changed on sheets, for their open pages (sheets.live): (sheet, trait or None
+    # for a trait added or removed, group) and (sheet, counter key).
+    changed_traits: list[tuple[Sheet, Trait | None, str]] = field(default_factory=list)
+    changed_counters: list[tuple[Sheet, str]] = field(default_factory=list)
     _state: SceneState | None = None
     _characters: dict[int, Character] = field(default_factory=dict)
 
@@ -225,6 +230,7 @@ class Context:
         if not Counter.spend(sheet.pk, key, amount):
             raise ActionError(f"{sheet.name} has only {held} {label} left.")
         char._counters[key].value = held - amount
+        self.changed_counters.append((sheet, key))
         self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": held - amount})
 
     def give(self, sheet: Sheet | None, key: str, amount: int, label: str, maximum=None) -> None:
@@ -236,6 +242,7 @@ class Context:
         if not Counter.add(sheet.pk, key, amount, maximum=cap):
             raise ActionError(f"{sheet.name} cannot hold more than {cap} {label}.")
         char._counters[key].value = held + amount
+        self.changed_counters.append((sheet, key))
         self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": held + amount})
 
     def set_counter(self, sheet: Sheet, key: str, value: int) -> None:
@@ -245,6 +252,7 @@ class Context:
             return
         Counter.objects.filter(sheet=sheet, key=key).update(value=value, version=F("version") + 1)
         char._counters[key].value = value
+        self.changed_counters.append((sheet, key))
         self.effects.append({"sheet": sheet.pk, "counter": key, "from": held, "to": value})
 
     def set_die(self, sheet: Sheet, group: str, name: str, die: str | None) -> None:
@@ -260,6 +268,7 @@ class Context:
             )
             char.traits.append(trait)
             before = None
+            self.changed_traits.append((sheet, None, group))
         else:
             before = trait.die_label or None
             if group == "stress" or size is not None:
@@ -267,9 +276,11 @@ class Context:
                     die=size, plus_die=plus, version=F("version") + 1
                 )
                 trait.die, trait.plus_die = size, plus
+                self.changed_traits.append((sheet, trait, group))
             else:
                 trait.delete()
                 char.traits.remove(trait)
+                self.changed_traits.append((sheet, None, group))
         self.effects.append(
             {"sheet": sheet.pk, "trait": name, "group": group, "from": before, "to": die}
         )
@@ -280,7 +291,20 @@ class Context:
             return
         trait.flags = {**(trait.flags or {}), flag: True}
         Trait.objects.filter(pk=trait.pk).update(flags=trait.flags, version=F("version") + 1)
+        self.changed_traits.append((sheet, trait, group))
         self.effects.append({"sheet": sheet.pk, "trait": name, "group": group, "flag": flag})
+
+    def notify_sheets(self) -> None:
+        """Open sheet pages re-fetch what this action changed (sent after commit)."""
+        from sheets import live
+
+        for sheet, trait, group in dict.fromkeys(self.changed_traits):
+            if trait is None:
+                live.group_changed(sheet, group)
+            else:
+                live.trait_changed(sheet, trait)
+        for sheet, key in dict.fromkeys(self.changed_counters):
+            live.counter_changed(sheet, SimpleNamespace(key=key))
 
     def note(self, **change: Any) -> None:
         """A scene-state change, recorded as an effect."""

@@ -334,11 +334,9 @@ def _action_forms(campaign: Campaign, membership: Membership) -> list[dict[str, 
 @require_GET
 def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    last_seq = newest_seq(campaign, membership)  # before the state: see panel_context
     state = scene_state(campaign, membership)
     events, more = _event_page(campaign, membership, None)
-    last_seq = (
-        visible_events(campaign, membership).order_by("-seq").values_list("seq", flat=True).first()
-    )
     builders = [
         builder_context(campaign, membership, sheet, {}, state)
         for sheet in playable_sheets(campaign, membership, request.user)
@@ -354,7 +352,8 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "cards": render_cards(events, membership),
         "more": more,
         "oldest": events[-1].seq if events else None,
-        "last_seq": last_seq or 0,
+        "last_seq": last_seq,
+        "panel_seq": last_seq,
         "characters": character_rows(campaign, membership),
         "stress_types": _stress_types(campaign),
         "benefits": _benefits_for(campaign, state),
@@ -391,9 +390,20 @@ def scene_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "table/page.html#scene-panel", panel_context(campaign, membership))
 
 
+def newest_seq(campaign: Campaign, membership: Membership) -> int:
+    """The newest event this member may see (0 before the first)."""
+    seq = visible_events(campaign, membership).order_by("-seq").values_list("seq", flat=True)
+    return seq.first() or 0
+
+
 def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    # Read the log's head before the state: the panel then shows the state after at
+    # least that event (the state is written in the event's transaction), and says so
+    # in data-seq, so the page can keep a newer panel when answers cross.
+    panel_seq = newest_seq(campaign, membership)
     state = scene_state(campaign, membership)
     return {
+        "panel_seq": panel_seq,
         "campaign": campaign,
         "membership": membership,
         "scene": campaign.active_scene,
@@ -411,8 +421,28 @@ def _stress_types(campaign: Campaign) -> tuple[str, ...]:
 
 
 def _benefits_for(campaign: Campaign, state: Mapping) -> list[dict[str, Any]]:
+    """SER-10 benefits as the panel offers them: each choice's value names the trait it
+    applies to ("step_up_asset:Pistol"), so two of a kind stay apart. Promoting an
+    Asset lists the scene's Assets, or (with none) asks for a name in `target`; the
+    choices that need a name go last, so the one chosen first needs nothing more."""
     contest = open_contest(state)
-    return contest_benefits(campaign, contest["contest"]) if contest else []
+    choices = []
+    for option in contest_benefits(campaign, contest["contest"]) if contest else []:
+        key, trait, text = option["benefit"], option.get("trait"), option["text"]
+        if key == "promote_asset" and not trait:
+            assets = [
+                name
+                for name, asset in (state.get("assets") or {}).items()
+                if not (isinstance(asset, Mapping) and asset.get("promoted"))
+            ]
+            choices += [
+                {"value": f"{key}:{name}", "text": f"{text}: {name}", "named": False}
+                for name in assets
+            ] or [{"value": key, "text": text, "named": True}]
+        else:
+            value = f"{key}:{trait}" if trait else key
+            choices.append({"value": value, "text": text, "named": False})
+    return sorted(choices, key=lambda choice: choice["named"])
 
 
 def render_panel(
@@ -760,6 +790,8 @@ def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
         text = "; ".join(map(str, detail.values())) if isinstance(detail, dict) else str(detail)
         return _gm_done(request, campaign, membership, "", _error_text(Exception(text)))
     label = campaign.game.sheet_template.counter(key).label.lower()
+    if abs(amount) == 1 and label.endswith("s"):
+        label = label[:-1]  # "1 plot point", "1 critical"
     verb = "gets" if amount > 0 else "gives back"
     return _gm_done(
         request,
@@ -806,10 +838,12 @@ def contest_move(request: HttpRequest, campaign_id: int) -> HttpResponse:
     elif op == "stress":
         name = "contest_stress"
         req["type"] = str(data.get("type", ""))[:20]
-        benefit = str(data.get("benefit", "")).strip()
+        # The panel's choices read "benefit:trait" (the trait it applies to), or just
+        # "benefit" when the winner names it in `target` (a scene Asset to promote).
+        benefit, _, trait = str(data.get("benefit", "")).strip().partition(":")
         if benefit:
             req["benefit"] = benefit[:40]
-            target = str(data.get("target", "")).strip()
+            target = trait.strip() or str(data.get("target", "")).strip()
             if target:
                 req["target"] = target[:80]
     else:

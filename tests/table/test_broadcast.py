@@ -32,7 +32,7 @@ async def test_out_of_order_messages_are_released_in_order():
     key = (1, "players")
     await hub.join(socket, key)
     hub.prime(key, 2)
-    hub.deliver(key, msg(5, 4))  # 3 and 4 are late (4 was secret for this audience? no: 3, 4 late)
+    hub.deliver(key, msg(5, 4))  # 3 and 4 are late
     hub.deliver(key, msg(4, 3))
     await settle()
     assert socket.got == []

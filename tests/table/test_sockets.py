@@ -284,3 +284,16 @@ async def test_gm_voids_over_the_socket(t, faces):
     received = await messages(player, 1)
     assert seqs(received) == [2] and 'id="event-1" hx-swap-oob="true"' in received[0]
     await close_all(gm, player)
+
+
+async def test_open_sheet_pages_hear_of_changed_points(t, faces):
+    """A spend reaches sheet pages too: the sheets app's re-fetch order for the counter."""
+    comm, _, _ = await open_socket(t.player, t.campaign)
+    pool = [FIGHTIN, {"die": "d8", "trait": "Loyalty", "group": "values"},
+            {"die": "d8", "trait": "War Veteran", "group": "refinements"}]  # fmt: skip
+    faces.queue.extend([5, 5, 5])
+    await send(comm, act(request={"pool": pool, "plot_points": 1}, sheet_id=t.pc.pk))
+    received = await messages(comm, 2)
+    assert seqs(received) == [1]
+    assert any(f"counter-{t.pc.pk}-plot_points" in r for r in received)
+    await comm.disconnect()
