@@ -83,6 +83,8 @@ DECISIONS: dict[str, list[str]] = {
         "glancing success, never further.",
         "Decision: a gift that would take the receiver past their bank limit, when the campaign "
         "sets one, is refused, so no critical is ever lost in passing; give fewer instead.",
+        "Decision: until a campaign chooses otherwise, Rollcall's campaigns keep at most "
+        "the Potential Threshold in the bank; the table passes that as the bank limit.",
     ],
     "PER-7": [
         "Decision: steering stops at a clear success; assistants beyond that add nothing. "

@@ -1342,12 +1342,15 @@ class ConcertedEffort(Challenge):
 
 
 def bank_fields(ctx: Context, sheet: Sheet, *, name: bool = True) -> dict[str, Any]:
-    """PER-6: the sheet's Potential Threshold and banked criticals. The campaign sets no
-    bank limit (Campaign has no such setting yet), so none is passed: no limit."""
+    """PER-6: the sheet's Potential Threshold and banked criticals. A campaign keeps at
+    most the Potential Threshold in the bank (the sheet enforces the same cap), so that
+    is the bank limit the rules apply."""
     char = ctx.character(sheet)
+    threshold = max(1, char.counter("potential_threshold"))
     fields: dict[str, Any] = {
-        "potential_threshold": max(1, char.counter("potential_threshold")),
+        "potential_threshold": threshold,
         "criticals": max(0, char.counter("criticals")),
+        "bank_limit": threshold,
     }
     if name:
         fields["name"] = sheet.name[:80]

@@ -17,9 +17,9 @@ def t(table_for):
 
 def test_challenge_banks_criticals_up_to_the_threshold(t, faces):
     """PER-1, PER-4: ratings come from the sheet (3 dice, Might 4); three nat-10s bank
-    criticals, at most the Potential Threshold (here 2) in one roll; a clear success won
-    on the roll marks development."""
-    t.pc.counters.filter(key="criticals").update(value=2)
+    criticals, at most the Potential Threshold (here 2), which is also the campaign's bank
+    limit; a clear success won on the roll marks development."""
+    t.pc.counters.filter(key="criticals").update(value=0)
     t.pc.counters.filter(key="potential_threshold").update(value=2)
     faces.queue.extend([10, 10, 10])
     event = t.perform(t.player, "challenge", {"actor": ACTOR, "difficulty": 5, "goal": "Win"},
@@ -27,13 +27,13 @@ def test_challenge_banks_criticals_up_to_the_threshold(t, faces):
     actor = event.request["actor"]
     assert (actor["skill"], actor["attribute"], actor["potential_threshold"]) == (3, 4, 2)
     assert event.outcome["criticals"]["banked"] == 2
-    assert t.counter(t.pc, "criticals") == 4
+    assert t.counter(t.pc, "criticals") == 2
     assert t.counter(t.pc, "development") == 1
 
 
 def test_spend_and_give_criticals(t, faces):
-    """PER-6: spending takes one; a gift moves criticals between the two sheets and
-    never gives more than the giver holds."""
+    """PER-6: spending takes one; a gift moves criticals between the two sheets, never
+    more than the giver holds nor past the receiver's bank limit (their threshold, 3)."""
     t.pc.counters.filter(key="criticals").update(value=3)
     t.other_pc.counters.filter(key="criticals").update(value=2)
     t.perform(t.player, "spend_critical", {"use": "trait_or_benefit", "note": "Second wind"},
@@ -42,9 +42,12 @@ def test_spend_and_give_criticals(t, faces):
     with pytest.raises(ActionError, match="has only 2 criticals to give"):
         t.perform(t.player, "give_critical", {"count": 3, "table": {"target": t.other_pc.pk}},
                   sheet_id=t.pc.pk)  # fmt: skip
-    t.perform(t.player, "give_critical", {"count": 2, "table": {"target": t.other_pc.pk}},
+    with pytest.raises(ActionError, match="bank limit of 3"):
+        t.perform(t.player, "give_critical", {"count": 2, "table": {"target": t.other_pc.pk}},
+                  sheet_id=t.pc.pk)  # fmt: skip
+    t.perform(t.player, "give_critical", {"count": 1, "table": {"target": t.other_pc.pk}},
               sheet_id=t.pc.pk)  # fmt: skip
-    assert (t.counter(t.pc, "criticals"), t.counter(t.other_pc, "criticals")) == (0, 4)
+    assert (t.counter(t.pc, "criticals"), t.counter(t.other_pc, "criticals")) == (1, 3)
     with pytest.raises(ActionError, match="your own characters"):
         t.perform(t.player, "give_critical", {"table": {"target": t.pc.pk}}, sheet_id=t.other_pc.pk)
 
