@@ -29,7 +29,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
 
 test: $(VENV)/.installed-test
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

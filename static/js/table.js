@@ -72,12 +72,34 @@
     }
   });
 
+  // A sheet changed (sheets/live.py sends re-fetch orders for the sheet page's
+  // #sheet-sync-<id> box): the table page keeps no copy of the sheet, only the scene
+  // panel's points and stress, so it refreshes the panel instead of swapping the order
+  // into a box it does not have.
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
+    if (text.indexOf("#sheet-sync-") < 0 || text.indexOf("data-seq") >= 0) { return; }
+    if (document.querySelector("[id^='sheet-sync-']")) { return; }
+    evt.preventDefault();
+    refreshPanel();
+  });
+
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     // Keep the newest seq on the log itself: cards can be replaced or voided in place.
     var log = document.getElementById("log");
     if (log) { log.setAttribute("data-last-seq", String(lastSeq())); }
     var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
     if (text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) { refreshPanel(); }
+  });
+
+  // Answers can cross: a scene panel older than the one shown (its data-seq, the newest
+  // event it reflects) is not swapped in over it.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || target.id !== "scene-panel" || !evt.detail.shouldSwap) { return; }
+    var shown = parseInt(target.getAttribute("data-seq") || "0", 10);
+    var answer = /id="scene-panel"[^>]*\sdata-seq="(\d+)"/.exec(evt.detail.serverResponse || "");
+    if (answer && parseInt(answer[1], 10) < shown) { evt.detail.shouldSwap = false; }
   });
 
   // Out-of-band fragments wrapped in <template> keep their nodes in .content, which the
@@ -88,6 +110,34 @@
       while (frag.content.firstChild) { frag.appendChild(frag.content.firstChild); }
     }
   });
+
+  // Pool builder: a roll on its way is never cancelled. The builder's form re-renders
+  // itself on every change with hx-sync="this:replace", and the Roll button shares that
+  // sync, so a refresh fired during a roll (a field's delayed input trigger, a click)
+  // would abort it: the dice are rolled and logged, but the builder never hears of it
+  // and still offers the plot points just spent. While a roll is out, the abort is
+  // stopped here, before htmx's own listener on <body>; the refresh then waits behind
+  // the roll and is dropped when the roll's answer replaces the builder.
+  function rollButton(elt) {
+    return elt && elt.matches && elt.matches(".pool-builder .pool-roll button[type=submit]");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (rollButton(elt) && elt.form) { elt.form.setAttribute("data-rolling", "true"); }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var elt = evt.detail && evt.detail.elt;
+    if (rollButton(elt) && elt.form) { elt.form.removeAttribute("data-rolling"); }
+  });
+
+  document.addEventListener("htmx:abort", function (evt) {
+    var form = evt.target;
+    if (form && form.matches && form.matches(".pool-builder form[data-rolling]")) {
+      evt.stopPropagation();
+    }
+  }, true);
 
   // Pool builder: the clicked trait wins a conflict (see table/pool.py).
   // Capture phase: runs before htmx reads the form on the same change event.
