@@ -5,8 +5,6 @@ message saying how long to wait, without checking the password."""
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -225,43 +223,12 @@ def test_a_broken_cache_lets_people_log_in(make_user, monkeypatch):
 # ---------------------------------------------------------------------- across processes
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
-def redis_url(tmp_path):
-    """REDIS_URL when set; else a throwaway redis-server, if the machine has one."""
-    if os.environ.get("REDIS_URL"):
-        yield os.environ["REDIS_URL"]
-        return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("needs REDIS_URL or a redis-server binary")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+def redis_url():
+    return os.environ["REDIS_URL"]
 
 
+@pytest.mark.services
 def test_failures_counted_by_another_process_lock_here(redis_url, make_user, settings):
     """Two processes sharing the Redis cache share the counts: twenty failures counted in
     a separate Python process lock the address for this one."""
