@@ -31,7 +31,6 @@ import json
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -40,6 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rollcall.localserver import free_port, wait_for_port  # noqa: E402
+
 SEQ = re.compile(rb'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
 ROLL = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"},
                  {"die": "d6", "trait": "Bad light", "group": "situation"}]}  # fmt: skip
@@ -94,25 +97,6 @@ def build_database(path: Path, campaigns: int) -> dict:
         cookies.append(f"sessionid={client.cookies['sessionid'].value}")
     connection.close()
     return {"campaigns": ids, "cookies": cookies}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"server on port {port} exited early; see its log")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"server did not listen on port {port}")
 
 
 def start_daphne(db: Path, port: int, log: Path) -> subprocess.Popen:
@@ -419,7 +403,7 @@ def main() -> None:
     results = []
     try:
         for port, server in zip(ports, servers, strict=True):
-            wait_for(port, server)
+            wait_for_port(port, server, timeout=30)
         ids = iter(data["campaigns"])
         for name, count, rate, targets in plans:
             chosen = [next(ids) for _ in range(count)]

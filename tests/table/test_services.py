@@ -8,11 +8,9 @@ import asyncio
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
@@ -21,6 +19,7 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
+from rollcall.localserver import free_port, wait_for_port
 from sheets.models import Counter
 from table.actions import ActionError, perform
 from table.export import verify
@@ -80,25 +79,6 @@ def test_plot_points_never_go_negative_under_concurrent_spends(table_for):
     wins = race(8, lambda: Counter.spend(t.pc.pk, "plot_points", 1))
     assert wins.count(True) == 1
     assert Counter.objects.get(sheet=t.pc, key="plot_points").value == 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne on port {port} exited early")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not listen on {port}")
 
 
 @pytest.fixture
