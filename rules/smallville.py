@@ -128,6 +128,9 @@ DECISIONS: dict[str, list[str]] = {
         "rolls 1 adds nothing (a 1 never counts) and is not a complication.",
         "Decision: the outcome lists the sheet's Resources the roll used, so the sheet can "
         "mark them used for the session.",
+        "Decision: a session runs from one 'Start a new session' the GM marks at the "
+        "table to the next; Resources marked used are free again from that mark, and voiding "
+        "the roll that used one frees it.",
     ],
     "SMV-8": [
         "Decision: the effect die comes from the main pool only; side dice add to the "

@@ -9,6 +9,7 @@ API (stable; the table page calls it):
         -> TableEvent
     reveal(campaign, user, event_id) -> TableEvent
     void(campaign, user, event_id, reason) -> TableEvent
+    session_started(campaign, user) -> TableEvent
     scene_state(campaign, user=None) -> dict
     visible_events(campaign, user, *, after_seq=0, limit=None) -> list[TableEvent]
     last_seq(campaign, user) -> int
@@ -20,6 +21,11 @@ table.rendering.card_html(event, audience) / render_event_html(event, audience).
 
 All of them raise ActionError with a message a player can read on any refusal.
 `event_id` is the TableEvent's primary key (cards carry it as data-event-id).
+
+Besides each system's rules actions, `action_name` may be one of the table's own
+(table.state.TABLE_ACTIONS): "give_points" (GM only, with a sheet_id; request
+{"amount": 1..10, or -1..-10 to take back}) moves plot points, Drama Points
+(Unisystem) or criticals (Personae), never below zero.
 
 `request` is the rules action's request (see the system's ACTIONS schema) plus an
 optional "table" object of table-level options, never passed to the rules:
@@ -41,6 +47,8 @@ the database; whatever the client sent for them is ignored.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -48,7 +56,7 @@ from random import Random
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, Membership, Role, Scene
@@ -56,15 +64,17 @@ from rules.actions import resolve, roll
 from rules.errors import RulesError
 from rules.registry import get_system
 
-from . import broadcast
+from . import broadcast, undo
 from .models import Kind, SceneState, TableEvent, TableLog, Visibility
 from .state import (
     MAX_ID,
     ActionError,
     Context,
+    action_for,
     empty_state,
     expired_summary,
     handler_for,
+    reset_session,
     sheet_in,
     visible_state,
 )
@@ -74,6 +84,8 @@ __all__ = [
     "NotMember",
     "RoleChanged",
     "audience_of",
+    "confirm_write",
+    "forget_write",
     "last_seq",
     "perform",
     "perform_in",
@@ -81,6 +93,7 @@ __all__ = [
     "scene_ended",
     "scene_started",
     "scene_state",
+    "session_started",
     "visible_events",
     "void",
 ]
@@ -292,6 +305,7 @@ def _append(
     faces: Any = (),
     outcome: Any = None,
     effects: Any = (),
+    undo: Any = None,
     visibility: str = Visibility.PUBLIC,
 ) -> TableEvent:
     """Write the next event of the chain and move the head; broadcast after commit."""
@@ -314,6 +328,7 @@ def _append(
         faces=list(faces),
         outcome=outcome or {},
         effects=list(effects),
+        undo=undo or {},
         visibility=visibility,
         created_at=timezone.now(),
         prev_hash=head.last_hash,
@@ -339,7 +354,60 @@ def _append(
     event._state.adding = False
     event._state.db = connection.alias
     after = {GM_AUDIENCE: event.seq - 1, PLAYER_AUDIENCE: players_after}
+    _writing.pending = (event, after)
     transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
+    return event
+
+
+# The event this thread's transaction wrote last, kept until the caller knows how that
+# transaction ended: a connection lost during COMMIT leaves that unknown to the client.
+_writing = threading.local()
+CONFIRM_SECONDS = 10.0
+
+
+def forget_write() -> None:
+    """Before an action: nothing of an earlier one is left to confirm."""
+    _writing.pending = None
+
+
+def confirm_write(wait: float = CONFIRM_SECONDS) -> TableEvent | None:
+    """After the database connection failed during an action: the event it wrote if its
+    transaction committed after all, broadcast now (its on-commit hook never ran), or
+    None if nothing was written. Raises DatabaseError while that cannot be known (the
+    database stays unreachable for `wait` seconds).
+
+    Taking the log head's lock waits until the failed transaction has ended on the
+    server, whichever way it ended; then the log says whether the event is there."""
+    pending = getattr(_writing, "pending", None)
+    _writing.pending = None
+    deadline = time.monotonic() + wait
+    while True:
+        connection.close()  # the failed connection; the next query opens a fresh one
+        if pending is None:
+            return None  # it failed before writing, so its transaction never committed
+        event, after = pending
+        try:
+            with transaction.atomic():
+                if connection.vendor == "postgresql":
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET LOCAL lock_timeout = '5s'")
+                list(
+                    TableLog.objects.select_for_update()
+                    .filter(campaign_id=event.campaign_id)
+                    .values_list("pk", flat=True)
+                )
+                found = TableEvent.objects.filter(
+                    campaign_id=event.campaign_id, seq=event.seq, hash=event.hash
+                ).exists()
+            break
+        except DatabaseError:
+            if time.monotonic() >= deadline:
+                connection.close()
+                raise
+            time.sleep(0.25)
+    if not found:
+        return None
+    broadcast.publish_event(event, after)
     return event
 
 
@@ -429,7 +497,7 @@ def perform_in(
             raise ActionError("Observers can watch but not act.")
         system = get_system(campaign.system)
         try:
-            action = system.action(action_name)
+            action = action_for(system, action_name)
         except RulesError as error:
             name = str(action_name)[:40]
             raise ActionError(f"{system.name} has no action called “{name}”.") from error
@@ -461,6 +529,7 @@ def perform_in(
         handler.precheck(ctx)
         faces, outcome = _draw(action, ctx.request)
         handler.apply(ctx, outcome)
+        plan = ctx.undo_plan()
         ctx.save_state()
         ctx.notify_sheets()
         return _append(
@@ -476,6 +545,7 @@ def perform_in(
             faces=faces,
             outcome=outcome,
             effects=ctx.effects,
+            undo=plan,
             visibility=chosen,
         )
 
@@ -524,8 +594,11 @@ def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
 
 
 def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
-    """The GM strikes an action from the record: a new event saying why; the
-    original stays in the log, flagged voided. State it changed is not undone."""
+    """The GM strikes an action from the record: a new event saying why; the original
+    stays in the log, flagged voided. What the action changed is given back in the same
+    transaction (table/undo.py): counters by their deltas, never below zero; dice and
+    scene state where nothing later changed them. The void's card names what was given
+    back and what was left as it is."""
     if not isinstance(reason, str) or not reason.strip():
         raise ActionError("Give a reason for voiding it.")
     reason = reason.strip()
@@ -544,6 +617,24 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
         target.voided = True
         target.save(update_fields=["voided"])
         seen = target.visibility == Visibility.PUBLIC or target.revealed
+        ctx = Context(
+            campaign=head.campaign,
+            system=get_system(head.campaign.system),
+            action=None,
+            user=user,
+            membership=membership,
+            request={},
+            params={},
+            visibility=Visibility.PUBLIC if seen else Visibility.GM,
+            seq=head.last_seq + 1,
+        )
+        undone = undo.apply_undo(ctx, target)
+        ctx.notify_sheets()
+        explanation = f"The GM voids event #{target.seq} ({target.headline}): {reason}"
+        if undone.done:
+            explanation += " Given back: " + " ".join(undone.done)
+        if undone.left:
+            explanation += " Not undone: " + " ".join(undone.left)
         return _append(
             head,
             campaign,
@@ -555,9 +646,43 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
             request={"reason": reason},
             outcome={
                 "headline": f"Voided #{target.seq}: {reason}",
-                "explanation": f"The GM voids event #{target.seq} ({target.headline}): {reason}",
+                "explanation": explanation,
+                "undone": undone.done,
+                "not_undone": undone.left,
             },
-            visibility=Visibility.PUBLIC if seen else Visibility.GM,
+            effects=undone.effects,
+            visibility=ctx.visibility,
+        )
+
+
+def session_started(campaign: Campaign, user) -> TableEvent:
+    """The GM marks a new session: a boundary in the log (session exports run from one
+    to the next), where per-session things reset (SMV-7: Resources used last session
+    are free again)."""
+    with transaction.atomic():
+        head = _lock(campaign.pk)
+        membership = _member(campaign.pk, user)
+        if not membership.is_gm:
+            raise ActionError("Only the GM can start a new session.")
+        number = (
+            TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START).count() + 1
+        )
+        effects, freed = reset_session(head.campaign)
+        explanation = f"Session {number} begins."
+        if freed:
+            explanation += " Free again (SMV-7): " + ", ".join(freed) + "."
+        return _append(
+            head,
+            campaign,
+            kind=Kind.SESSION_START,
+            user=user,
+            scene=_running_scene(head),
+            outcome={
+                "headline": f"Session {number} begins",
+                "explanation": explanation,
+                "session": number,
+            },
+            effects=effects,
         )
 
 

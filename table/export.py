@@ -6,7 +6,9 @@ log head in step, and the revealed/voided flags backed by their events.
 
 Exports hold only what the requesting user may see: GMs everything, players
 and observers the public events (a revealed roll through its reveal event).
-A session is one day of play (UTC); a scene is every event logged in it.
+A session runs from one "new session" mark the GM sets (a session_start event) to
+the next; a campaign that never marked one falls back to one day of play (UTC). A
+scene is every event logged in it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rules.registry import get_system
 
 from .actions import GM_AUDIENCE, ActionError, audience_of, membership_of, visible_filter
 from .models import GENESIS_HASH, Kind, TableEvent, TableLog, Visibility, canonical_json
+from .state import action_for
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def _check_event(event: TableEvent, expected_seq: int, previous: str) -> str:
         return "the hash does not match the event's content (it was changed)"
     if event.kind == Kind.ACTION:
         try:
-            action = get_system(event.system).action(event.action)
+            action = action_for(get_system(event.system), event.action)
             recomputed = resolve(action, event.request, event.faces)
         except RulesError as error:
             return f"the rules refuse the stored request and faces: {error}"
@@ -118,6 +121,49 @@ def session_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     return start, start + dt.timedelta(days=1)
 
 
+class NoSuchSession(ActionError):
+    """The session asked for is not in this campaign's log."""
+
+
+def session_marks(campaign: Campaign) -> list[tuple[int, dt.datetime]]:
+    """(seq, time) of each "new session" mark, oldest first; session n starts at mark n."""
+    rows = TableEvent.objects.filter(campaign=campaign, kind=Kind.SESSION_START).order_by("seq")
+    return list(rows.values_list("seq", "created_at"))
+
+
+def session_span(campaign: Campaign, which: str | int | dt.date) -> tuple[dict[str, Any], str]:
+    """The filter and title of a session: "current", a session number (0: the events
+    before the first mark), or a date (the sessions begun that UTC day; with no mark
+    ever set, simply that day)."""
+    marks = session_marks(campaign)
+    if not marks:
+        if isinstance(which, int):
+            raise NoSuchSession("No session has been marked yet: export a day (YYYY-MM-DD).")
+        day = timezone.now().astimezone(dt.UTC).date() if which == "current" else which
+        start, end = session_bounds(day)
+        return {"created_at__gte": start, "created_at__lt": end}, f"Session of {day.isoformat()}"
+    if which == "current":
+        which = len(marks)
+    if isinstance(which, dt.date):
+        numbers = [n for n, (_, at) in enumerate(marks, 1) if at.astimezone(dt.UTC).date() == which]
+        if not numbers:
+            raise NoSuchSession(f"No session was started on {which.isoformat()}.")
+        first, last = numbers[0], numbers[-1]
+        title = f"Session {first}" if first == last else f"Sessions {first}–{last}"
+        title += f" ({which.isoformat()})"
+    elif isinstance(which, int) and 0 <= which <= len(marks):
+        first = last = which
+        title = f"Session {which}" if which else "Before the first session"
+    else:
+        raise NoSuchSession(f"There is no session {which}: this campaign has {len(marks)}.")
+    rows: dict[str, Any] = {}
+    if first > 0:
+        rows["seq__gte"] = marks[first - 1][0]
+    if last < len(marks):
+        rows["seq__lt"] = marks[last][0]
+    return rows, title
+
+
 def _event_json(event: TableEvent, audience: str) -> dict[str, Any]:
     data: dict[str, Any] = {
         "seq": event.seq,
@@ -152,18 +198,25 @@ def _event_json(event: TableEvent, audience: str) -> dict[str, Any]:
 
 
 def export_data(
-    campaign: Campaign, user, *, scene: Scene | None = None, day: dt.date | None = None
+    campaign: Campaign,
+    user,
+    *,
+    scene: Scene | None = None,
+    day: dt.date | None = None,
+    session: str | int | dt.date | None = None,
 ) -> dict[str, Any]:
-    """A scene's or a session's events as plain data, as this user may see them."""
+    """A scene's or a session's events as plain data, as this user may see them.
+    `session`: see session_span; `day` is the same as session=day."""
     audience = _audience(campaign, user)
     rows = _visible(campaign, audience)
+    if day is not None and session is None:
+        session = day
     if scene is not None:
         rows = rows.filter(scene=scene)
         title = f"Scene: {scene.title}"
-    elif day is not None:
-        start, end = session_bounds(day)
-        rows = rows.filter(created_at__gte=start, created_at__lt=end)
-        title = f"Session of {day.isoformat()}"
+    elif session is not None:
+        bounds, title = session_span(campaign, session)
+        rows = rows.filter(**bounds)
     else:
         title = "Whole log"
     return {

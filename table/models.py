@@ -1,7 +1,7 @@
 """The table's append-only event log, its per-campaign head, and per-scene state.
 
 Every change at the table is a `TableEvent`: a roll, a spend, a contest move, a
-scene starting or ending, a reveal, a void. Events are never edited: `seq` is
+scene starting or ending, a new session, a reveal, a void. Events are never edited: `seq` is
 gapless per campaign and each event's `hash` chains it to the one before, so
 `manage.py verify_log` can prove nothing was changed or dropped. Only two
 derived flags (`revealed`, `voided`) are ever set on a stored row, each by the
@@ -48,6 +48,7 @@ class Kind(models.TextChoices):
     ACTION = "action", "Action"
     SCENE_START = "scene_start", "Scene started"
     SCENE_END = "scene_end", "Scene ended"
+    SESSION_START = "session_start", "Session started"
     REVEAL = "reveal", "Reveal"
     VOID = "void", "Void"
 
@@ -97,6 +98,10 @@ class TableEvent(models.Model):
     faces = models.JSONField(default=list)
     outcome = models.JSONField(default=dict)
     effects = models.JSONField(default=list)
+    # What a void needs to give the event's changes back (counter deltas, dice, flags, and
+    # the before/after of each piece of scene state it touched). Never shown or exported;
+    # hashed only when set, so events written before it existed keep their hashes.
+    undo = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -117,7 +122,7 @@ class TableEvent(models.Model):
 
     def hash_body(self) -> dict[str, Any]:
         """Everything the hash covers: the event as written, never the derived flags."""
-        return {
+        body = {
             "campaign": self.campaign_id,
             "seq": self.seq,
             "kind": self.kind,
@@ -132,6 +137,9 @@ class TableEvent(models.Model):
             "visibility": self.visibility,
             "created_at": self.created_at.isoformat(),
         }
+        if self.undo:
+            body["undo"] = self.undo
+        return body
 
     def compute_hash(self) -> str:
         return chain_hash(self.prev_hash, self.hash_body())

@@ -23,6 +23,7 @@ tracker.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -39,7 +40,8 @@ from rules.faces import FaceSource
 from rules.registry import GameSystem
 from sheets.models import Counter, Sheet, Trait
 
-from .models import SceneState
+from . import undo
+from .models import SceneState, canonical_json
 
 MAX_KEPT_ROLLS = 30
 MAX_ID = 2**53  # ids and seqs beyond this are no row's (and overflow SQLite)
@@ -150,6 +152,7 @@ class Context:
     changed_traits: list[tuple[Sheet, Trait | None, str]] = field(default_factory=list)
     changed_counters: list[tuple[Sheet, str]] = field(default_factory=list)
     _state: SceneState | None = None
+    _before: str = ""  # the state as first read (canonical JSON), for undo_plan
     _characters: dict[int, Character] = field(default_factory=dict)
 
     @property
@@ -163,6 +166,7 @@ class Context:
             self._state, _ = SceneState.objects.select_for_update().get_or_create(
                 scene=self.scene, defaults={"campaign": self.campaign, "data": empty_state()}
             )
+            self._before = canonical_json(self._state.data)
         return self._state
 
     @property
@@ -170,6 +174,15 @@ class Context:
         if self.state is None:
             raise ActionError("Start a scene first: this is kept for the scene.")
         return self.state.data
+
+    def undo_plan(self) -> dict[str, Any]:
+        """What voiding this event must give back: counter deltas, dice, flags, and the
+        before/after of each piece of scene state the action changed."""
+        state = []
+        if self._state is not None and self.state_changed:
+            before = undo.snapshot(json.loads(self._before))
+            state = undo.changes(before, self._state.data)
+        return undo.record(self.effects, state, self.scene)
 
     def save_state(self) -> None:
         if self._state is not None and self.state_changed:
@@ -513,6 +526,29 @@ def fill_side_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object
         else:
             filled.append({**raw, "on_sheet": False, "used": False})
     return filled
+
+
+def reset_session(campaign: Campaign) -> tuple[list[dict[str, Any]], list[str]]:
+    """SMV-7: at a new session every Resource marked used is free again. Returns the
+    effects (for the session's event) and "Sheet: Resource" names; open sheets refresh."""
+    from sheets import live
+
+    effects, freed = [], []
+    traits = Trait.objects.filter(sheet__campaign_id=campaign.pk, group__in=SIDE_GROUPS)
+    for trait in traits.select_related("sheet").order_by("sheet_id", "group", "position", "pk"):
+        if not (trait.flags or {}).get("used"):
+            continue
+        trait.flags = {k: v for k, v in trait.flags.items() if k != "used"}
+        Trait.objects.filter(pk=trait.pk).update(flags=trait.flags, version=F("version") + 1)
+        live.trait_changed(trait.sheet, trait)
+        if trait.sheet.hidden:
+            continue  # freed too, but a hidden GM character is not named to players
+        effects.append(
+            {"sheet": trait.sheet_id, "trait": trait.name, "group": trait.group,
+             "flag": "used", "cleared": True}
+        )  # fmt: skip
+        freed.append(f"{trait.sheet.name}: {trait.name}")
+    return effects, freed
 
 
 def check_plot_points(ctx: Context, sheet: Sheet | None, wanted: int) -> None:
@@ -1622,6 +1658,113 @@ class Chase(Handler):
         )
 
 
+# ---- The table's own actions (every system): the GM's plot points outside a roll
+
+# The counter "give plot points" moves in each system, and its words (one, several).
+POINTS = {
+    "unisystem": ("drama_points", "Drama Point", "Drama Points"),
+    "personae": ("criticals", "critical", "criticals"),
+}
+PLOT_POINTS = ("plot_points", "plot point", "plot points")
+MAX_GIVE = 10
+
+
+def points_of(system: str) -> tuple[str, str, str]:
+    return POINTS.get(system, PLOT_POINTS)
+
+
+def resolve_give_points(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """SER-8 (and each game's points): the GM gives 1-10, or takes back with a minus;
+    taking back more than the character holds is refused (never below zero)."""
+    from rules.requests import get_int, get_str
+
+    amount = get_int(request, "amount", lo=-MAX_GIVE, hi=MAX_GIVE)
+    if amount == 0:
+        raise RulesError(f"Give between 1 and {MAX_GIVE} (or take back with a minus).")
+    held = get_int(request, "held", lo=0, hi=10**6)
+    cap = request.get("maximum")
+    name = get_str(request, "character", max_len=80)
+    one, many = get_str(request, "one", max_len=40), get_str(request, "many", max_len=40)
+
+    def count(n: int) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    now = held + amount
+    if now < 0:
+        raise RulesError(
+            f"{name} has only {count(held)}: you cannot take back {-amount}. Nothing changed."
+        )
+    if isinstance(cap, int) and not isinstance(cap, bool) and now > cap:
+        raise RulesError(f"{name} can hold at most {count(cap)} (has {held}). Nothing changed.")
+    if amount > 0:
+        headline = f"GM gave {name} {count(amount)}"
+    else:
+        headline = f"GM took back {count(-amount)} from {name}"
+    return {
+        "headline": headline,
+        "explanation": f"{name} now has {count(now)} (had {held}).",
+        "counter": get_str(request, "counter", max_len=40),
+        "amount": amount,
+        "held": held,
+        "now": now,
+    }
+
+
+TABLE_ACTIONS: dict[str, Action] = {
+    "give_points": Action(
+        name="give_points",
+        title="Points from the GM",
+        resolver=resolve_give_points,
+        rules=("SER-8",),
+        schema={
+            "amount": {"type": "int", "meaning": "how many to give", "bounds": "1-10, or -10..-1"}
+        },
+        rolls=False,
+    ),
+}
+
+
+def action_for(system: GameSystem, name: object) -> Action:
+    """The system's rules action, or one of the table's own (TABLE_ACTIONS)."""
+    try:
+        return system.action(name)
+    except RulesError:
+        if isinstance(name, str) and name in TABLE_ACTIONS:
+            return TABLE_ACTIONS[name]
+        raise
+
+
+class GivePoints(Handler):
+    """The GM gives (or takes back) plot points, Drama Points or criticals outside a roll:
+    a logged action, so it can be voided like any other."""
+
+    gm_only = True
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        key, one, many = points_of(ctx.system.slug)
+        char = ctx.character()
+        cap = char.counter_max(key)
+        if ctx.system.slug == "personae":
+            threshold = max(1, char.counter("potential_threshold"))  # PER-6: the bank limit
+            cap = threshold if cap is None else min(cap, threshold)
+        ctx.request.update(
+            counter=key, one=one, many=many, held=max(0, char.counter(key)), maximum=cap
+        )
+        ctx.request["character"] = ctx.sheet.name[:80]
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        key, amount = outcome["counter"], outcome["amount"]
+        label = ctx.request["many"]
+        if amount > 0:
+            ctx.give(ctx.sheet, key, amount, label, maximum=ctx.request["maximum"])
+        else:
+            ctx.spend(ctx.sheet, key, -amount, label)
+
+
+TABLE_HANDLERS: dict[str, Handler] = {"give_points": GivePoints()}
+
+
 HANDLERS: dict[tuple[str, str], Handler] = {
     ("serenity", "roll"): CortexRoll(),
     ("serenity", "test"): CortexTest(),
@@ -1667,4 +1810,4 @@ HANDLERS: dict[tuple[str, str], Handler] = {
 
 
 def handler_for(system: str, action: str) -> Handler:
-    return HANDLERS.get((system, action), DEFAULT)
+    return HANDLERS.get((system, action)) or TABLE_HANDLERS.get(action, DEFAULT)

@@ -360,6 +360,9 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "builders": builders,
         "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
         "all_sheets": list(visible_sheets(campaign, membership)),
+        "session_number": TableEvent.objects.filter(
+            campaign=campaign, kind=Kind.SESSION_START
+        ).count(),
     }
     return render(request, "table/page.html", context)
 
@@ -565,7 +568,9 @@ def event_void(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRes
     actions = _actions()
     try:
         event = actions.void(campaign, request.user, event_id, request.POST.get("reason", ""))
-        return _gm_done(request, campaign, membership, event.headline, "")
+        left = event.outcome.get("not_undone") or []
+        message = event.headline + (". Not undone: " + " ".join(left) if left else ".")
+        return _gm_done(request, campaign, membership, message, "")
     except actions.ActionError as exc:
         return _gm_done(request, campaign, membership, "", _error_text(exc))
 
@@ -701,7 +706,8 @@ def gm_contest(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Start a planned scene, end the running one, or create and start a new one."""
+    """Start a planned scene, end the running one, create and start a new one, or
+    (op "session") mark a new session (table.actions.session_started)."""
     from campaigns import services
 
     campaign, membership = _gm(request, campaign_id)
@@ -736,6 +742,8 @@ def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     _log_scene(campaign, ended, request.user, Kind.SCENE_END)
                 _log_scene(campaign, started, request.user, Kind.SCENE_START)
             message = f"“{scene.title}” is now the active scene."
+        elif op == "session":
+            message = _actions().session_started(campaign, request.user).headline + "."
         else:
             raise services.CampaignError("Start or end a scene.")
     except (services.CampaignError, _actions().ActionError) as exc:
@@ -763,41 +771,42 @@ def _log_scene(campaign: Campaign, scene: Scene, user, kind: str) -> None:
 @login_required
 @require_POST
 def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Give (or take back) plot points, Drama Points or criticals outside a roll."""
-    from sheets import services as sheet_services
-
+    """Give (or take back) plot points, Drama Points or criticals outside a roll: the
+    table action "give_points", logged with a card and voidable like any other."""
     campaign, membership = _gm(request, campaign_id)
     sheet = Sheet.objects.filter(
         campaign=campaign, pk=_small_int(request.POST.get("sheet"))
     ).first()
     amount = _small_int(request.POST.get("amount")) or 0
-    key = {"unisystem": "drama_points", "personae": "criticals"}.get(campaign.system, "plot_points")
     if sheet is None:
         return _gm_done(request, campaign, membership, "", "Choose a character.")
     if not -10 <= amount <= 10 or amount == 0:
         return _gm_done(
             request, campaign, membership, "", "Give between 1 and 10 (or take with a minus)."
         )
-    counter = Counter.objects.filter(sheet=sheet, key=key).first()
+    actions = _actions()
     try:
-        saved = sheet_services.save_counter(
-            sheet, key, None, counter.version if counter else 1, delta=amount
+        event = actions.perform(
+            campaign,
+            request.user,
+            "give_points",
+            {"amount": amount},
+            sheet_id=sheet.pk,
+            # A hidden GM character is not named to players.
+            visibility="gm" if sheet.hidden else "public",
         )
-    except sheet_services.Conflict:
-        return _gm_done(request, campaign, membership, "", "It changed meanwhile: try again.")
-    except sheet_services.SheetError as exc:
-        detail = exc.args[0] if exc.args else ""
-        text = "; ".join(map(str, detail.values())) if isinstance(detail, dict) else str(detail)
-        return _gm_done(request, campaign, membership, "", _error_text(Exception(text)))
-    label = campaign.game.sheet_template.counter(key).label.lower()
-    if abs(amount) == 1 and label.endswith("s"):
-        label = label[:-1]  # "1 plot point", "1 critical"
+    except (actions.ActionError, RulesError) as exc:
+        return _gm_done(request, campaign, membership, "", _error_text(exc))
+    from .state import points_of
+
+    _key, one, many = points_of(campaign.system)
+    label = one if abs(amount) == 1 else many
     verb = "gets" if amount > 0 else "gives back"
     return _gm_done(
         request,
         campaign,
         membership,
-        f"{sheet.name} {verb} {abs(amount)} {label} (now {saved.value}).",
+        f"{sheet.name} {verb} {abs(amount)} {label} (now {event.outcome['now']}).",
         "",
     )
 

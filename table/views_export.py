@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 from campaigns.models import Scene
 from campaigns.permissions import get_campaign_for_gm, get_campaign_for_user
 
-from .export import export_data, to_json, to_markdown, verify
+from .export import NoSuchSession, export_data, to_json, to_markdown, verify
 from .state import MAX_ID
 
 FORMATS = {"md": "text/markdown; charset=utf-8", "json": "application/json"}
@@ -46,15 +46,25 @@ def export_scene(request: HttpRequest, campaign_id: int, scene_id: int, fmt: str
 @login_required
 @require_GET
 def export_session(request: HttpRequest, campaign_id: int, day: str, fmt: str) -> HttpResponse:
+    """`day`: "current", a session number, or a date (YYYY-MM-DD); see export.session_span."""
     if campaign_id > MAX_ID:
         raise Http404("No such campaign")
     campaign, _ = get_campaign_for_user(request.user, campaign_id)
+    which: str | int | dt.date
+    if day == "current":
+        which = day
+    elif day.isascii() and day.isdigit() and len(day) <= 6:
+        which = int(day)
+    else:
+        try:
+            which = dt.date.fromisoformat(day)
+        except ValueError:
+            raise Http404("A session is “current”, its number, or a date: YYYY-MM-DD") from None
     try:
-        date = dt.date.fromisoformat(day)
-    except ValueError:
-        raise Http404("A session is a date: YYYY-MM-DD") from None
-    data = export_data(campaign, request.user, day=date)
-    return _respond(data, fmt, f"{campaign.name} {date.isoformat()}")
+        data = export_data(campaign, request.user, session=which)
+    except NoSuchSession as error:
+        raise Http404(str(error)) from None
+    return _respond(data, fmt, f"{campaign.name} {data['title']}")
 
 
 @login_required

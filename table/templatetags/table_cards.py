@@ -1,4 +1,4 @@
-"""Small filters for the roll card (table/_event.html): words, not colours, for what each die did."""
+"""Small filters for the roll card (table/jinja2/table/event.html): words, not colours, for what each die did."""
 
 from __future__ import annotations
 
@@ -39,9 +39,14 @@ FACTS = (
 
 @register.filter
 def action_title(event) -> str:
+    """The action's title: the system's rules action, or one of the table's own."""
+    from table.state import TABLE_ACTIONS
+
     try:
         return get_system(event.system).actions[event.action].title
     except (RulesError, KeyError):
+        if event.action in TABLE_ACTIONS:
+            return TABLE_ACTIONS[event.action].title
         return str(event.action or event.get_kind_display()).replace("_", " ").capitalize()
 
 
