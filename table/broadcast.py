@@ -16,8 +16,9 @@ sockets per (campaign, audience) and writes the text to them itself:
 Sockets never pass through channels' per-message dispatch for broadcasts. Each
 message carries `seq` and `after` (the previous seq that audience could see), so
 a hub releases messages in log order even when two commits publish out of order;
-a message whose predecessor is late is held briefly, then released anyway (the
-client can always catch up with a "resume").
+a message whose predecessor is late is held briefly, then the hub reads what is
+missing from the log and releases it first (a publish that failed, or a process
+that died between commit and publish, leaves no gap on sockets that stay open).
 
 A message is published only after the transaction that stored it commits, and a
 failure to publish never loses the event: it stays in the log, and replay
@@ -169,6 +170,27 @@ def notify_member(campaign_id: int, user_id: int) -> None:
         publish(campaign_id, audience, {"control": "member", "user": user_id})
 
 
+def session_tag(session_key: str | None) -> str | None:
+    """What a socket and a logout compare: a keyed digest, so the session key itself
+    never travels through the channel layer."""
+    if not session_key:
+        return None
+    from django.utils.crypto import salted_hmac
+
+    return salted_hmac("table.session", session_key).hexdigest()
+
+
+def close_session(campaign_ids: Iterable[int], session_key: str | None) -> None:
+    """A session ended (logout): its sockets at these campaigns close with 4401; the
+    same user's sockets opened with other sessions (other devices) stay open."""
+    tag = session_tag(session_key)
+    if tag is None:
+        return
+    for campaign_id in campaign_ids:
+        for audience in AUDIENCES:
+            publish(campaign_id, audience, {"control": "session", "session": tag})
+
+
 # --------------------------------------------------------------------------- the hub
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
@@ -212,12 +234,13 @@ class _Stream:
     """Release order for one (campaign, audience): the last seq released, and
     messages held until their predecessor arrives."""
 
-    __slots__ = ("last", "held", "timer")
+    __slots__ = ("last", "held", "timer", "filling")
 
     def __init__(self) -> None:
         self.last: int | None = None
         self.held: dict[int, dict[str, Any]] = {}
         self.timer: asyncio.TimerHandle | None = None
+        self.filling = False
 
 
 class Hub:
@@ -352,11 +375,44 @@ class Hub:
         if stream is None:
             return
         stream.timer = None
+        if not stream.filling:
+            stream.filling = True
+            self.loop.create_task(self._fill(key, stream), context=contextvars.Context())
+
+    async def _fill(self, key: tuple[int, str], stream: _Stream) -> None:
+        """A predecessor never came: its publish failed (Redis was down) or the process
+        that committed it died first. Read what is missing from the log, once for the
+        audience, and release it in order before what was held; sockets that stayed
+        connected would otherwise skip those events until they reconnect."""
+        from django.conf import settings
+
+        from .consumers import _db, fetch_replay
+
+        result = None
+        try:
+            result = await _db(fetch_replay)(
+                key[0], key[1], stream.last or 0, settings.TABLE_REPLAY_LIMIT
+            )
+        except Exception:
+            log.exception("table: could not read missed events from the log")
+        stream.filling = False
+        if self.streams.get(key) is not stream:
+            return
+        if result is not None and not result["reload"]:
+            for seq, html in result["messages"]:
+                if stream.last is None or seq > stream.last:
+                    stream.held.pop(seq, None)
+                    self._emit(key, {"seq": seq, "html": html})
+                    stream.last = seq
+        # Anything still held (the log could not be read) goes out as it is.
         for seq in sorted(stream.held):
             message = stream.held.pop(seq)
             if stream.last is None or seq > stream.last:
                 self._emit(key, message)
                 stream.last = seq
+        if stream.timer is not None:
+            stream.timer.cancel()
+            stream.timer = None
 
     def _emit(self, key: tuple[int, str], message: dict[str, Any]) -> None:
         targets = list(self.sockets.get(key, ()))

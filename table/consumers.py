@@ -33,7 +33,7 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connections
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
 
 from . import broadcast
 from .actions import (
@@ -41,6 +41,8 @@ from .actions import (
     NotMember,
     RoleChanged,
     audience_of,
+    confirm_write,
+    forget_write,
     membership_of,
     perform_in,
     reveal,
@@ -82,6 +84,23 @@ def _loose(value: object) -> object:
         except ValueError:
             return value
     return value
+
+
+MAX_DEPTH = 16  # a message's nesting; real ones need about 6
+TOO_DEEP = "That message is nested too deeply."
+
+
+def _too_deep(value: object) -> bool:
+    """Deeper than MAX_DEPTH: refused before the rules (and their recursion) see it."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def parse_message(data: object) -> dict[str, Any]:
@@ -190,6 +209,14 @@ def _member(user, campaign_id: int) -> tuple[str | None, int | None]:
     return audience_of(membership), None if membership is None else membership.pk
 
 
+def _session_ended(session) -> bool:
+    """The handshake's session is gone (logged out) since the auth middleware read it."""
+    key = getattr(session, "session_key", None)
+    if not key or settings.SESSION_ENGINE.endswith("signed_cookies"):
+        return False  # nothing stored server-side to end
+    return not session.exists(key)
+
+
 def _head(campaign_id: int, audience: str) -> int:
     head = TableLog.objects.filter(campaign_id=campaign_id).first()
     if head is None:
@@ -232,6 +259,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         self.user = self.scope.get("user")
+        # Logging out closes the sockets opened with that session (broadcast.close_session).
+        self.session_tag = broadcast.session_tag(
+            getattr(self.scope.get("session"), "session_key", None)
+        )
         self.key: tuple[int, str] | None = None
         self.sent_seq = 0
         self.pending: list[dict] | None = []
@@ -254,6 +285,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.hub = broadcast.hub()
         self.key = (self.campaign_id, audience)
         await self.hub.join(self, self.key)  # subscribe first, then fetch, then replay
+        # A removal or a logout that landed between the checks above and join() was
+        # published before this socket could hear it: look again now that it can.
+        if not await self.recheck():
+            return
+        if await _db(_session_ended)(self.scope.get("session")):
+            await self.shut(CLOSE_NOT_LOGGED_IN)
+            return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         last = query.get("last_seq", [""])[0].strip()
         if DIGITS.fullmatch(last):
@@ -324,6 +362,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             if message.get("user") == self.user.pk:
                 asyncio.get_running_loop().create_task(self.recheck())
             return
+        if message.get("control") == "session":
+            if self.session_tag is not None and message.get("session") == self.session_tag:
+                await self.shut(CLOSE_NOT_LOGGED_IN)
+            return
         seq = message.get("seq")
         if seq is None:
             await self.send_text(message["html"])
@@ -337,7 +379,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_text(message["html"])
 
     async def send_text(self, text: str) -> None:
-        await self.base_send({"type": "websocket.send", "text": text})
+        # rollcall.asgi puts the server's send in the scope (see websocket_app there).
+        send = self.scope.get("server_send") or self.base_send
+        await send({"type": "websocket.send", "text": text})
 
     async def notice(self, kind: str, text: str, code: str = "") -> None:
         await self.send_text(notice_html(kind, text, code=code))
@@ -388,6 +432,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = parse_message(json.loads(text_data))
+            if _too_deep(message):
+                raise ProtocolError(TOO_DEEP)
+        except RecursionError:  # "[" * 9000 fits in 16 KiB: json.loads raises this
+            await self.notice("error", TOO_DEEP, "malformed")
+            return
         except ValueError as error:  # ProtocolError and JSONDecodeError
             text = str(error) if isinstance(error, ProtocolError) else "That is not valid JSON."
             await self.notice("error", text, "malformed")
@@ -456,6 +505,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         except ActionError as error:
             return "error", str(error)
 
+    def settle(self, message: dict[str, Any]) -> tuple[str, str]:
+        """In the database thread, after the connection failed during the message's
+        action: say whether it was made. A failure during COMMIT may have committed it
+        after all, so the log is checked once the database answers (confirm_write)."""
+        act = message.get("type") == "act"
+        what = "roll" if act and "roll" in str(message.get("action", "")) else "action"
+        try:
+            event = confirm_write()
+        except DatabaseError:
+            log.exception("table: could not find out whether an action was made")
+            return "error", (
+                f"The database is unreachable, so whether your {what} was made is not "
+                "known yet: reload the page before you try again."
+            )
+        if event is None:
+            return "error", f"Your {what} was not made: the database was unreachable; try again."
+        if event.visibility != "public" and self.audience != GM:
+            return "ok", "Your blind roll went to the GM."
+        return "ok", f"Your {what} was made (#{event.seq})."
+
 
 # --------------------------------------------------------------------------- the action queue
 
@@ -479,8 +548,12 @@ def run_batch(batch: list) -> tuple[list, list]:
     results = []
     with broadcast.collecting() as published:
         for consumer, message in batch:
+            forget_write()
             try:
                 outcome = consumer.run(message)
+            except (OperationalError, InterfaceError):
+                log.exception("table action failed: the database connection failed")
+                outcome = consumer.settle(message)
             except Exception:
                 log.exception("table action failed")
                 outcome = ("error", "Something went wrong; nothing was done.")
