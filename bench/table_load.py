@@ -6,6 +6,8 @@ Run from the repository root:
 
     .venv/bin/python bench/table_load.py [--json] [--duration 10]
     .venv/bin/python bench/table_load.py --campaigns 125 --rate 3.2 --duration 15
+    .venv/bin/python bench/table_load.py --server uvicorn       # the same, served by uvicorn
+    DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/table_load.py --services
 
 Without --campaigns it runs both scenarios of design.md: 1 campaign × 8 sockets
 (target p99 ≤ 15 ms) and 125 campaigns × 8 sockets (≥ 3,000 deliveries/s, p99 ≤ 100 ms,
@@ -21,6 +23,10 @@ the server process's CPU time over the window (Linux /proc) per roll.
 The bench's daphne runs with production settings (DEBUG off) and a raised per-socket
 rate limit (TABLE_SOCKET_RATE): one socket per campaign sends every roll.
 BENCH_DAPHNE=/path/to/executable runs another server command (a profiling wrapper).
+
+--services measures scale-out instead: the 125 × 8 load on ONE server process, then on
+TWO (each campaign's sockets alternating between them), both on a fresh PostgreSQL
+database and Redis; the figure is the ratio of deliveries per second (target ≥ 1.6).
 """
 
 from __future__ import annotations
@@ -99,7 +105,21 @@ def build_database(path: Path, campaigns: int) -> dict:
     return {"campaigns": ids, "cookies": cookies}
 
 
-def start_daphne(db: Path, port: int, log: Path) -> subprocess.Popen:
+SERVERS = {
+    # daphne is the server Rollcall ships (README, docs/deploy.md); uvicorn is measured
+    # beside it (`--server uvicorn`, from the bench extra) because design.md asks for both.
+    "daphne": lambda port: ["daphne", "-b", "127.0.0.1", "-p", str(port),
+                            "--access-log", os.devnull],
+    "uvicorn": lambda port: ["uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                             "--ws", "websockets", "--no-access-log", "--log-level", "error"],
+}  # fmt: skip
+
+
+def start_daphne(
+    db: Path, port: int, log: Path, server: str = "daphne", services: dict[str, str] | None = None
+) -> subprocess.Popen:
+    """The server on `port`, on the SQLite database `db`, or on `services` (DATABASE_URL
+    and REDIS_URL) when given."""
     env = {
         **os.environ,
         "SQLITE_PATH": str(db),
@@ -110,20 +130,13 @@ def start_daphne(db: Path, port: int, log: Path) -> subprocess.Popen:
     }
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    daphne = Path(sys.executable).with_name("daphne")
+    env.update(services or {})
+    command = SERVERS[server](port)
+    command[0] = str(Path(sys.executable).with_name(command[0]))
     if os.environ.get("BENCH_DAPHNE"):  # e.g. a profiling wrapper
-        daphne = Path(os.environ["BENCH_DAPHNE"])
+        command[0] = os.environ["BENCH_DAPHNE"]
     return subprocess.Popen(
-        [
-            str(daphne),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "--access-log",
-            os.devnull,
-            "rollcall.asgi:application",
-        ],  # fmt: skip
+        [*command, "rollcall.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
@@ -221,15 +234,20 @@ async def reader(ws, seen: dict[int, float]) -> None:
 
 
 async def run_load(
-    kind: str, port: int, campaigns: list[int], cookies: list[str], rate: float, duration: float,
-    sockets_per_room: int, pid: int,
+    kind: str, port: int | list[int], campaigns: list[int], cookies: list[str], rate: float,
+    duration: float, sockets_per_room: int, pid: int | list[int],
 ) -> dict:  # fmt: skip
-    origin = f"http://127.0.0.1:{port}"
+    """With several ports (servers), each room's sockets alternate between them, so
+    every card crosses the channel layer; CPU is summed over the servers' pids."""
+    ports = port if isinstance(port, list) else [port]
+    pids = pid if isinstance(pid, list) else [pid]
     rooms: dict[int, Room] = {c: Room() for c in campaigns}
 
     async def open_room(campaign: int) -> None:
         room = rooms[campaign]
         for index in range(sockets_per_room):
+            port = ports[(campaigns.index(campaign) + index) % len(ports)]
+            origin = f"http://127.0.0.1:{port}"
             if kind == "rollcall":
                 url = f"ws://127.0.0.1:{port}/ws/campaign/{campaign}/?last_seq=0"
                 ws = await connect(url, cookies[index % len(cookies)], origin)
@@ -259,7 +277,7 @@ async def run_load(
             room.sent.append(time.perf_counter())
             await room.sockets[0].send(roll if kind == "rollcall" else "roll")
 
-    cpu_before = cpu_seconds(pid)
+    cpu_before = sum(cpu_seconds(p) for p in pids)
     started = time.perf_counter()
     await asyncio.gather(*(roller(room) for room in rooms.values()))
     window_end = time.perf_counter()
@@ -271,7 +289,7 @@ async def run_load(
         if got >= expected:
             break
         await asyncio.sleep(0.05)
-    cpu_used = cpu_seconds(pid) - cpu_before
+    cpu_used = sum(cpu_seconds(p) for p in pids) - cpu_before
     elapsed = window_end - started
 
     latencies = []
@@ -289,21 +307,8 @@ async def run_load(
         for seen in room.seen
     )
 
-    # Replay: every socket asks for what it missed.
-    for room in rooms.values():
-        for ws, seen in zip(room.sockets, room.seen, strict=True):
-            missing = [s for s in range(1, len(room.sent) + 1) if s not in seen]
-            if missing:
-                last = missing[0] - 1
-                message = json.dumps({"type": "resume", "last_seq": last})
-                await ws.send(message if kind == "rollcall" else f"resume {last}")
-    if gaps_before:
-        await asyncio.sleep(2)
-    lost = sum(
-        sum(1 for s in range(1, len(room.sent) + 1) if s not in seen)
-        for room in rooms.values()
-        for seen in room.seen
-    )
+    await resume_missing(rooms.values(), kind, wait=2 if gaps_before else 0)
+    lost = count_missing(rooms.values())
     for room in rooms.values():
         for ws in room.sockets:
             await ws.close()
@@ -326,6 +331,29 @@ async def run_load(
         "lost": lost,
         "server_cpu_ms_per_roll": round(1000 * cpu_used / max(1, total), 3),
     }
+
+
+async def resume_missing(rooms, kind: str = "rollcall", wait: float = 2) -> None:
+    """Every socket that missed a seq asks for a replay ("resume") from its first gap,
+    then the replays get `wait` seconds to arrive."""
+    for room in rooms:
+        for ws, seen in zip(room.sockets, room.seen, strict=True):
+            missing = [s for s in range(1, len(room.sent) + 1) if s not in seen]
+            if missing:
+                last = missing[0] - 1
+                message = json.dumps({"type": "resume", "last_seq": last})
+                await ws.send(message if kind == "rollcall" else f"resume {last}")
+    if wait:
+        await asyncio.sleep(wait)
+
+
+def count_missing(rooms) -> int:
+    """(socket, seq) pairs not seen, over every roll sent to each room."""
+    return sum(
+        sum(1 for s in range(1, len(room.sent) + 1) if s not in seen)
+        for room in rooms
+        for seen in room.seen
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -363,6 +391,59 @@ def scenario(name, ports, pids, ids, cookies, rate, duration, sockets, targets) 
     }
 
 
+def scale_out(args, workdir: Path) -> dict:
+    """The same load on one and on two server processes sharing PostgreSQL and Redis
+    (a fresh database on the server of DATABASE_URL, dropped after; REDIS_URL)."""
+    from bench.soak import drop_database, fresh_database, spread_campaign_ids
+
+    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if not database_url or not redis_url:
+        raise SystemExit("--services needs DATABASE_URL and REDIS_URL")
+    url, name = fresh_database(database_url)
+    os.environ["DATABASE_URL"] = url
+    services = {"DATABASE_URL": url, "REDIS_URL": redis_url}
+    count = args.campaigns or 125
+    runs = {}
+    try:
+        spread_campaign_ids()
+        data = build_database(workdir / "unused.sqlite3", 2 * count)
+        for processes in (1, 2):
+            ids = data["campaigns"][(processes - 1) * count : processes * count]
+            ports = [free_port() for _ in range(processes)]
+            servers = [
+                start_daphne(workdir / "unused.sqlite3", port, workdir / f"{port}.log",
+                             args.server, services)
+                for port in ports
+            ]  # fmt: skip
+            try:
+                for port, server in zip(ports, servers, strict=True):
+                    wait_for_port(port, server, timeout=30)
+                runs[processes] = asyncio.run(
+                    run_load("rollcall", ports, ids, data["cookies"], args.rate, args.duration,
+                             args.sockets, [server.pid for server in servers])
+                )  # fmt: skip
+            finally:
+                for server in servers:
+                    server.terminate()
+                for server in servers:
+                    server.wait(10)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(database_url, name)
+    gain = ratio(runs[2]["delivered_per_s"], runs[1]["delivered_per_s"])
+    return {
+        "scenario": f"{count}x{args.sockets}, 1 vs 2 processes",
+        "offered_rolls_per_s": round(args.rate * count, 1),
+        "duration_s": args.duration,
+        "one_process": runs[1],
+        "two_processes": runs[2],
+        "ratio_delivered": gain,
+        "targets": {"ratio_delivered>=1.6": (gain or 0) >= 1.6},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -370,11 +451,36 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=8, help="sockets per campaign")
     parser.add_argument("--rate", type=float, default=3.2, help="rolls/s per campaign")
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run")
+    parser.add_argument(
+        "--server",
+        choices=sorted(SERVERS),
+        default="daphne",
+        help="the ASGI server to measure (default: daphne, the one we ship)",
+    )
+    parser.add_argument(
+        "--services",
+        action="store_true",
+        help="one vs two server processes on PostgreSQL + Redis (DATABASE_URL, REDIS_URL)",
+    )
     parser.add_argument("--serve-baseline", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
         serve_baseline(args.serve_baseline)
         return
+    if args.services:
+        result = scale_out(args, Path(tempfile.mkdtemp(prefix="rollcall-bench-")))
+        if args.json:
+            print(json.dumps({"server": f"{args.server}, PostgreSQL + Redis pub/sub layer",
+                              "results": [result]}, indent=2))  # fmt: skip
+            return
+        for label in ("one_process", "two_processes"):
+            f = result[label]
+            print(f"{label:14} p50 {f['p50_ms']} ms  p99 {f['p99_ms']} ms  "
+                  f"{f['delivered_per_s']} deliveries/s  lost {f['lost']}")  # fmt: skip
+        print(f"two / one: {result['ratio_delivered']} (target 1.6)")
+        return
+    os.environ.pop("DATABASE_URL", None)  # the embedded default, whatever the shell has
+    os.environ.pop("REDIS_URL", None)
 
     if args.campaigns:
         plans = [(f"{args.campaigns}x{args.sockets}", args.campaigns, args.rate, {})]
@@ -397,7 +503,7 @@ def main() -> None:
     data = build_database(db, sum(p[1] for p in plans))
     ports = [free_port(), free_port()]
     servers = [
-        start_daphne(db, ports[0], workdir / "daphne.log"),
+        start_daphne(db, ports[0], workdir / f"{args.server}.log", args.server),
         start_baseline(ports[1], workdir / "baseline.log"),
     ]
     results = []
@@ -419,7 +525,7 @@ def main() -> None:
         for server in servers:
             server.wait(10)
     if args.json:
-        print(json.dumps({"server": "daphne, SQLite + in-memory layer, 1 process",
+        print(json.dumps({"server": f"{args.server}, SQLite + in-memory layer, 1 process",
                           "results": results}, indent=2))  # fmt: skip
         return
     for r in results:

@@ -1,10 +1,17 @@
-"""Refuse NUL characters in request parameters before any view sees them.
+"""Project middleware.
 
-Forms already refuse them, but views that read a parameter directly would pass
-one to PostgreSQL, which rejects it with an error instead of a clear message.
+RejectNulCharactersMiddleware refuses NUL characters in request parameters before
+any view sees them: forms already refuse them, but views that read a parameter
+directly would pass one to PostgreSQL, which rejects it with an error instead of a
+clear message.
 """
 
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import resolve_url
 
 
 class RejectNulCharactersMiddleware:
@@ -20,3 +27,29 @@ class RejectNulCharactersMiddleware:
                         "Text cannot contain NUL characters.", content_type="text/plain"
                     )
         return self.get_response(request)
+
+
+class HtmxLoginRedirectMiddleware:
+    """A signed-out htmx request gets 401 with HX-Redirect instead of the login redirect.
+
+    htmx follows a 302 inside the fragment, so the login page would be swapped into
+    a widget; HX-Redirect sends the whole browser page to log in and, afterwards,
+    back to the page it was on (not the fragment's URL)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 302 or not getattr(request, "htmx", False):
+            return response
+        login_url = resolve_url(settings.LOGIN_URL)
+        if urlparse(response.get("Location", "")).path != login_url:
+            return response
+        page = urlparse(request.htmx.current_url or "")
+        next_path = page.path or request.get_full_path()
+        if page.query:
+            next_path += "?" + page.query
+        redirect = HttpResponse(status=401)
+        redirect["HX-Redirect"] = redirect_to_login(next_path, login_url)["Location"]
+        return redirect

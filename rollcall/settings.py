@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "rollcall.middleware.HtmxLoginRedirectMiddleware",
     "rollcall.middleware.RejectNulCharactersMiddleware",
 ]
 
@@ -99,6 +100,12 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
         },
+    },
+    {
+        # The roll card only (table/jinja.py says why); found in <app>/jinja2/.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "table.jinja.environment"},
     },
 ]
 
@@ -213,6 +220,10 @@ TABLE_SOCKET_RATE = env_int("TABLE_SOCKET_RATE", 20)  # messages per TABLE_SOCKE
 TABLE_SOCKET_WINDOW = env_int("TABLE_SOCKET_WINDOW", 10)
 TABLE_MAX_MESSAGE_BYTES = env_int("TABLE_MAX_MESSAGE_BYTES", 16 * 1024)
 TABLE_REPLAY_LIMIT = env_int("TABLE_REPLAY_LIMIT", 500)
+# Rendered roll cards kept in each process (table/rendering.py), bounded by size.
+TABLE_CARD_CACHE_BYTES = env_int("TABLE_CARD_CACHE_BYTES", 8 * 1024 * 1024)
+# bytes daphne may hold for a socket whose peer stops reading (rollcall/wslimits.py); 0: off
+TABLE_SOCKET_MAX_BUFFER = env_int("TABLE_SOCKET_MAX_BUFFER", 1024 * 1024)
 
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
 # Counted in the default cache above: process memory when embedded, Redis with

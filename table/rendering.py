@@ -1,35 +1,37 @@
 """HTML for events: rendered once per audience, never once per socket.
 
 `render_event_html(event, audience)` renders the roll card template
-"table/_event.html" for one audience ("gm" or "players"). `card_html` wraps it
+"table/event.html" (Jinja2, table/jinja.py) for one audience ("gm" or "players"). `card_html` wraps it
 in the log's <li id="event-<seq>" data-seq data-event-id>. `event_message` is
 what the socket sends: an htmx out-of-band fragment that puts the card first in
 `#log` (newest first) and, for reveals and voids, replaces the earlier card
 where the audience has it. Notices (errors, acknowledgements, "reload") replace
 `#table-notice`.
 
-Context of "table/_event.html": event (TableEvent), audience, is_gm, outcome,
+Context of "table/event.html": event (TableEvent), audience, is_gm, outcome,
 dice (outcome["dice"] or []), target (the revealed or voided event, when this
 audience may see it) and target_outcome.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from threading import Lock
 
-from django.template.loader import get_template
+from django.conf import settings
+from django.template import engines
 from django.utils.html import escape
 
 from .models import Kind, TableEvent, Visibility
 
-EVENT_TEMPLATE = "table/_event.html"
+EVENT_TEMPLATE = "table/event.html"
 GM = "gm"
 PLAYERS = "players"
-CACHE_SIZE = 4096
 
 _cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = Lock()
+_cache_bytes = 0
 
 
 def audiences_for(event: TableEvent) -> tuple[str, ...]:
@@ -55,16 +57,20 @@ def _target(event: TableEvent, audience: str) -> TableEvent | None:
 def render_event_html(event: TableEvent, audience: str) -> str:
     """The roll card for one audience (the template decides what it shows)."""
     target = _target(event, audience)
-    return get_template(EVENT_TEMPLATE).render(
-        {
-            "event": event,
-            "audience": audience,
-            "is_gm": audience == GM,
-            "outcome": event.outcome,
-            "dice": event.outcome.get("dice") or [],
-            "target": target,
-            "target_outcome": target.outcome if target is not None else {},
-        },
+    return (
+        engines["jinja2"]
+        .get_template(EVENT_TEMPLATE)
+        .render(
+            {
+                "event": event,
+                "audience": audience,
+                "is_gm": audience == GM,
+                "outcome": event.outcome,
+                "dice": event.outcome.get("dice") or [],
+                "target": target,
+                "target_outcome": target.outcome if target is not None else {},
+            },
+        )
     )
 
 
@@ -74,12 +80,23 @@ def _cached(key: tuple, make) -> str:
         if html is not None:
             _cache.move_to_end(key)
             return html
+    global _cache_bytes
     html = make()
     with _cache_lock:
-        _cache[key] = html
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        if key not in _cache:
+            _cache[key] = html
+            _cache_bytes += sys.getsizeof(html)
+        while _cache_bytes > settings.TABLE_CARD_CACHE_BYTES and _cache:
+            _cache_bytes -= sys.getsizeof(_cache.popitem(last=False)[1])
     return html
+
+
+def clear_cache() -> None:
+    """Forget every rendered card (tests: a rolled-back database reuses event pks)."""
+    global _cache_bytes
+    with _cache_lock:
+        _cache.clear()
+        _cache_bytes = 0
 
 
 def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:

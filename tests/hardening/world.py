@@ -214,9 +214,7 @@ def _clear_card_cache() -> None:
     """table.rendering caches cards by event pk; rolled-back events reuse pks."""
     from table import rendering
 
-    cache = getattr(rendering, "_cache", None)
-    if cache is not None:
-        cache.clear()
+    rendering.clear_cache()
 
 
 # ---------------------------------------------------------------------- building

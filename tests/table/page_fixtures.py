@@ -109,6 +109,6 @@ def fresh_cards():
     """table.rendering caches cards by event pk; test databases reuse pks."""
     from table import rendering
 
-    rendering._cache.clear()
+    rendering.clear_cache()
     yield
-    rendering._cache.clear()
+    rendering.clear_cache()

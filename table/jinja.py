@@ -1,0 +1,32 @@
+"""The Jinja2 environment of the roll card (table/jinja2/table/event.html).
+
+The card is the one template on the table's hot path (every roll renders it for
+each audience), and Jinja2 renders it several times faster than the Django
+template language; every other page stays in Django templates. The filters are
+the same functions the Django templates use (table/templatetags/table_cards.py).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from jinja2 import Environment, Undefined
+
+from .templatetags import table_cards
+
+
+def environment(**options) -> Environment:
+    # Django's backend turns on DebugUndefined under DEBUG, which would print
+    # "{{ ... }}" for a missing outcome field; a card must read the same everywhere.
+    options["undefined"] = Undefined
+    options.pop("autoescape", None)
+    env = Environment(autoescape=True, **options)
+    env.filters.update(
+        action_title=table_cards.action_title,
+        die_role=table_cards.die_role,
+        die_counted=table_cards.die_counted,
+        die_owner=table_cards.die_owner,
+        facts=table_cards.facts,
+        hitch_choices=table_cards.hitch_choices,
+        localtime=timezone.localtime,
+    )
+    return env
