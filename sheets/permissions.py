@@ -9,14 +9,9 @@ Every sheet view, full page or htmx fragment, goes through these:
 
 from __future__ import annotations
 
-from functools import wraps
-from urllib.parse import urlparse
-
-from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
-from django.shortcuts import resolve_url
+from django.http import Http404
 
 from campaigns.models import Membership
 from campaigns.permissions import get_campaign_for_user
@@ -58,28 +53,6 @@ def visible_sheets(campaign_id: int, membership: Membership):
 
 
 def login_required_htmx(view):
-    """login_required that also works for htmx fragment requests.
-
-    A full page is redirected to the login page as usual. An htmx request gets
-    401 with HX-Redirect, so the whole browser page goes to the login page
-    (and comes back to the page it was on) instead of a login form being
-    swapped into a fragment.
-    """
-
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if request.user.is_authenticated:
-            return view(request, *args, **kwargs)
-        login_url = resolve_url(settings.LOGIN_URL)
-        if getattr(request, "htmx", False):
-            current = request.htmx.current_url or ""
-            parsed = urlparse(current)
-            next_path = parsed.path if parsed.path else request.get_full_path()
-            if parsed.query:
-                next_path += "?" + parsed.query
-            response = HttpResponse(status=401)
-            response["HX-Redirect"] = redirect_to_login(next_path, login_url)["Location"]
-            return response
-        return redirect_to_login(request.get_full_path(), login_url)
-
-    return wrapper
+    """login_required; for an htmx request rollcall.middleware.HtmxLoginRedirectMiddleware
+    turns the login redirect into 401 with HX-Redirect, as for every view."""
+    return login_required(view)

@@ -483,7 +483,8 @@ def pool_odds(system: str, pool, target: int | None) -> OddsView:
     if pool is None or pool.request is None:
         return OddsView(error="Pick dice to see the odds.")
     if pool.errors and system not in ("personae",):
-        return OddsView(error=pool.errors[0])
+        # the builder's status already says what is wrong; saying it twice is noise
+        return OddsView(error="The odds appear once the pool can be rolled.")
     try:
         return from_pool(system, pool, target=target)
     except (RulesError, KeyError) as error:

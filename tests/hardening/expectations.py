@@ -12,8 +12,8 @@ anonymous.
 Rules the table must follow (checked by test_url_matrix.py):
 - every URL the resolver knows has a row; a row for an unknown URL fails too;
 - outsiders get 404 on every campaign URL (its existence is not disclosed);
-- anonymous visitors are sent to log in: a redirect, or for the sheet fragments
-  requested by htmx a 401 with HX-Redirect (sheets.permissions.login_required_htmx);
+- anonymous visitors are sent to log in: a redirect, or for fragments requested by
+  htmx a 401 with HX-Redirect (rollcall.middleware.HtmxLoginRedirectMiddleware);
 - observers never succeed at a state-changing POST in the campaign (leaving it is
   theirs to do).
 """
@@ -346,26 +346,26 @@ def _sheet_rows() -> list[Row]:
 
 def _table_rows() -> list[Row]:
     """The table answers htmx with fragments (200) and plain posts with a redirect (302);
-    its views use Django's login_required, so anonymous htmx requests are redirected too."""
+    anonymous htmx requests get 401 with HX-Redirect, full pages the login redirect."""
 
     def r(key, method, who, page, hx=None, *, changes=False, data=lambda w: {}, **kw):
         return Row(
             key,
             method,
             who(W(page, changes)),
-            None if hx is None else who(W(hx, changes)),
+            None if hx is None else who(W(hx, changes), anon=LOGIN_HX),
             data=data,
             **kw,
         )
 
-    def builder(ok: Want) -> dict[str, Want]:
+    def builder(ok: Want, anon: Status = LOGIN) -> dict[str, Want]:
         # GMs build for any character, players only for their own
-        return _roles(ok, ok, W(403), W(403), W(404), W(LOGIN))
+        return _roles(ok, ok, W(403), W(403), W(404), W(anon))
 
-    def for_own(status: int) -> dict[str, Want]:
+    def for_own(status: int, anon: Status = LOGIN) -> dict[str, Want]:
         # Players act for their own characters only: another player's action on Mal is
         # let through to table.actions, which refuses it with a message (nothing changes).
-        return _roles(W(status, True), W(status, True), W(status), W(403), W(404), W(LOGIN))
+        return _roles(W(status, True), W(status, True), W(status), W(403), W(404), W(anon))
 
     post = {"state_changing": True}
     return [
@@ -374,13 +374,13 @@ def _table_rows() -> list[Row]:
         r("table_scene", "GET", members, 200, 200),
         r("odds", "GET", members, 200, 200, query="?pool=d8,d6&target=7"),
         r("odds", "POST", members, 200, 200, data=lambda w: {"pool": "d8,d6"}),
-        Row("table_pool", "GET", builder(W(200)), builder(W(200))),
-        Row("table_pool", "POST", builder(W(200)), builder(W(200)), data=_pool),
+        Row("table_pool", "GET", builder(W(200)), builder(W(200), LOGIN_HX)),
+        Row("table_pool", "POST", builder(W(200)), builder(W(200), LOGIN_HX), data=_pool),
         Row(
             "table_pool_roll",
             "POST",
             builder(W(302, True)),
-            builder(W(200, True)),
+            builder(W(200, True), LOGIN_HX),
             data=_pool,
             **post,
         ),
@@ -388,7 +388,7 @@ def _table_rows() -> list[Row]:
             "table_act",
             "POST",
             for_own(302),
-            for_own(200),
+            for_own(200, LOGIN_HX),
             url=lambda c: {"action_name": "stress"},
             data=lambda w: {"stress-type": "Afraid", "stress-die": "d6", "sheet": w.ours.sheet.pk},
             **post,
@@ -465,7 +465,7 @@ def _table_rows() -> list[Row]:
             "table_contest",
             "POST",
             for_own(302),
-            for_own(200),
+            for_own(200, LOGIN_HX),
             data=lambda w: {"contest": w.ours.contest_id, "op": "give_in"},
             **post,
         ),

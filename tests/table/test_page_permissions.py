@@ -1,4 +1,5 @@
-"""Who may open each table URL, as a table: GM, player, observer, outsider (404), anonymous (login).
+"""Who may open each table URL, as a table: GM, player, observer, outsider (404), anonymous
+(login: a redirect, or 401 with HX-Redirect for htmx).
 
 Every URL is tried as a plain request and as an htmx fragment request.
 """
@@ -123,6 +124,11 @@ def test_every_table_url_by_role(table, client_for, gm, player, observer, outsid
             if want == OK and not htmx and method == "post" and "odds" not in url:
                 # without htmx a successful form post goes back to the page
                 assert response.status_code in (200, 302), (role, method, url)
+                continue
+            if want == LOGIN and htmx:
+                # htmx would swap the login page into the fragment: the whole page goes
+                assert response.status_code == 401, (method, url, response.status_code)
+                assert reverse("login") in response["HX-Redirect"], url
                 continue
             assert response.status_code == want, (role, method, url, response.status_code)
             if want == LOGIN:

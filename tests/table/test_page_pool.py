@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html as html_lib
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -189,3 +192,17 @@ def test_the_builder_fragment_enforces_and_shows_odds(table, client_for, player)
     assert f'value="{t["fightin"].pk}" checked' not in html
     assert "War Veteran left the pool" in html
     assert 'role="img"' in html and "to beat 7" in html
+
+
+def test_a_pool_that_cannot_roll_says_why_once(table, client_for, player):  # noqa: F811
+    """SER-1: no Stylin' picked; the builder's status says so, the odds don't repeat it."""
+    campaign, sheet, t = table
+    url = reverse("table_pool", args=[campaign.pk, sheet.pk])
+    response = client_for(player).post(
+        url, {"trait": ids(t["pistol"]), "clicked": str(t["pistol"].pk)}, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    errors = re.findall(r'<p class="error"[^>]*>([^<]*)', html)
+    assert len(errors) == 1 and "Stylin" in html_lib.unescape(errors[0]), errors
+    assert "The odds appear once the pool can be rolled." in html
