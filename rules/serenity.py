@@ -125,6 +125,16 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: in a test the GM's character scores one by beating the player by 5 or more.",
         "Decision: a test inflicts no stress, so stepping up a stress die is offered only in "
         "contests; dice already at d12 are never offered a step up.",
+        "Decision: a session Asset lasts from its promotion until the GM starts a new "
+        "session, whatever scenes end meanwhile, and keeps its die; a new session lists the "
+        "ones that expired.",
+        "Decision: an Asset named for promotion that the table keeps for no scene (Serenity "
+        "Plus makes scene Assets up in play) becomes a d6 session Asset, the size of a new "
+        "Asset; an Asset on the winner's sheet already outlasts a session, so it cannot be "
+        "promoted.",
+        "Decision: a scene or session Asset may go in any character's pool where it applies; "
+        "its die is the one the table keeps, and stepping up an Asset used in the roll steps "
+        "that die up.",
     ],
     "SER-11": [
         "Decision: whoever builds the pool names the fitting Refinement, if any; the pool "

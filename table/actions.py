@@ -11,6 +11,7 @@ API (stable; the table page calls it):
     void(campaign, user, event_id, reason) -> TableEvent
     session_started(campaign, user) -> TableEvent
     scene_state(campaign, user=None) -> dict
+    session_state(campaign, user=None) -> dict
     visible_events(campaign, user, *, after_seq=0, limit=None) -> list[TableEvent]
     last_seq(campaign, user) -> int
     audience_of(membership) -> "gm" | "players"
@@ -65,13 +66,14 @@ from rules.errors import RulesError
 from rules.registry import get_system
 
 from . import broadcast, undo
-from .models import Kind, SceneState, TableEvent, TableLog, Visibility
+from .models import Kind, SceneState, SessionState, TableEvent, TableLog, Visibility
 from .state import (
     MAX_ID,
     ActionError,
     Context,
     action_for,
     empty_state,
+    expire_session,
     expired_summary,
     handler_for,
     reset_session,
@@ -94,6 +96,7 @@ __all__ = [
     "scene_started",
     "scene_state",
     "session_started",
+    "session_state",
     "visible_events",
     "void",
 ]
@@ -183,6 +186,20 @@ def scene_state(campaign: Campaign, user=None) -> dict[str, Any]:
         "state": visible_state(campaign, data, gm=gm),
         "version": row.version if row is not None else 0,
     }
+
+
+def session_state(campaign: Campaign, user=None) -> dict[str, Any]:
+    """What lasts the play session under way, across its scenes: {"session": its number
+    (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
+    "version"}. SER-10 session Assets are public (only a public event promotes one), so
+    every member sees the same."""
+    if user is not None and membership_of(campaign, user) is None:
+        raise ActionError("You are not a member of this campaign.")
+    row = SessionState.objects.filter(campaign_id=campaign.pk).first()
+    if row is None:
+        number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START)
+        return {"session": number.count(), "state": {}, "version": 0}
+    return {"session": row.session, "state": dict(row.data), "version": row.version}
 
 
 # --------------------------------------------------------------------------- writing
@@ -658,7 +675,8 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
 def session_started(campaign: Campaign, user) -> TableEvent:
     """The GM marks a new session: a boundary in the log (session exports run from one
     to the next), where per-session things reset (SMV-7: Resources used last session
-    are free again)."""
+    are free again; SER-10: the last session's session Assets expire, and the card
+    names them)."""
     with transaction.atomic():
         head = _lock(campaign.pk)
         membership = _member(campaign.pk, user)
@@ -668,9 +686,12 @@ def session_started(campaign: Campaign, user) -> TableEvent:
             TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START).count() + 1
         )
         effects, freed = reset_session(head.campaign)
+        expired_effects, expired = expire_session(head.campaign, number)
         explanation = f"Session {number} begins."
         if freed:
             explanation += " Free again (SMV-7): " + ", ".join(freed) + "."
+        if expired:
+            explanation += " Session assets expired (SER-10): " + ", ".join(expired) + "."
         return _append(
             head,
             campaign,
@@ -681,8 +702,9 @@ def session_started(campaign: Campaign, user) -> TableEvent:
                 "headline": f"Session {number} begins",
                 "explanation": explanation,
                 "session": number,
+                **({"expired_session_assets": expired} if expired else {}),
             },
-            effects=effects,
+            effects=effects + expired_effects,
         )
 
 

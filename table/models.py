@@ -11,7 +11,9 @@ those events.
 `TableLog` is the head of a campaign's log (last seq, last hash, last seq the
 players could see) so appending needs no scan. `SceneState` holds what lasts a
 scene only (Trouble Pool, contests, bought hitches, trackers, ...), one JSON row
-per scene, locked with select_for_update whenever it changes.
+per scene, locked with select_for_update whenever it changes. `SessionState` holds
+what lasts one play session across its scenes (SER-10 session Assets), one row per
+campaign, emptied by each session_start.
 """
 
 from __future__ import annotations
@@ -185,3 +187,21 @@ class SceneState(models.Model):
 
     def __str__(self) -> str:
         return f"state of scene {self.scene_id} v{self.version}"
+
+
+class SessionState(models.Model):
+    """What lasts one play session, whatever scenes come and go (SER-10: a promoted
+    session Asset), until the next session_start empties it. Changed only inside
+    table.actions, with the row locked; `session` is the number of the session the data
+    belongs to (0 before the first mark), so a void knows whether it still may restore."""
+
+    campaign = models.OneToOneField(
+        Campaign, on_delete=models.CASCADE, primary_key=True, related_name="table_session"
+    )
+    session = models.PositiveIntegerField(default=0)
+    data = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"state of session {self.session} of campaign {self.campaign_id} v{self.version}"

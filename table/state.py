@@ -41,7 +41,7 @@ from rules.registry import GameSystem
 from sheets.models import Counter, Sheet, Trait
 
 from . import undo
-from .models import SceneState, canonical_json
+from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
 
 MAX_KEPT_ROLLS = 30
 MAX_ID = 2**53  # ids and seqs beyond this are no row's (and overflow SQLite)
@@ -153,6 +153,9 @@ class Context:
     changed_counters: list[tuple[Sheet, str]] = field(default_factory=list)
     _state: SceneState | None = None
     _before: str = ""  # the state as first read (canonical JSON), for undo_plan
+    session_changed: bool = False
+    _session: SessionState | None = None
+    _session_before: str = ""
     _characters: dict[int, Character] = field(default_factory=dict)
 
     @property
@@ -175,19 +178,42 @@ class Context:
             raise ActionError("Start a scene first: this is kept for the scene.")
         return self.state.data
 
+    @property
+    def session(self) -> SessionState:
+        """The campaign's session state row (SER-10 session Assets), locked on first use;
+        it outlives scenes, so it needs none."""
+        if self._session is None:
+            self._session = lock_session(self.campaign)
+            self._session_before = canonical_json(self._session.data)
+        return self._session
+
+    @property
+    def session_data(self) -> dict[str, Any]:
+        return self.session.data
+
     def undo_plan(self) -> dict[str, Any]:
         """What voiding this event must give back: counter deltas, dice, flags, and the
-        before/after of each piece of scene state the action changed."""
+        before/after of each piece of scene and session state the action changed."""
         state = []
         if self._state is not None and self.state_changed:
             before = undo.snapshot(json.loads(self._before))
             state = undo.changes(before, self._state.data)
-        return undo.record(self.effects, state, self.scene)
+        session = None
+        if self._session is not None and self.session_changed:
+            before = undo.snapshot(json.loads(self._session_before))
+            session = {
+                "number": self._session.session,
+                "state": undo.changes(before, self._session.data),
+            }
+        return undo.record(self.effects, state, self.scene, session)
 
     def save_state(self) -> None:
         if self._state is not None and self.state_changed:
             self._state.version += 1
             self._state.save(update_fields=["data", "version", "updated_at"])
+        if self._session is not None and self.session_changed:
+            self._session.version += 1
+            self._session.save(update_fields=["data", "version", "updated_at"])
 
     def touch(self) -> None:
         self.state_changed = True
@@ -324,6 +350,11 @@ class Context:
         self.touch()
         self.effects.append({"scene_state": change})
 
+    def note_session(self, **change: Any) -> None:
+        """A session-state change (SER-10 session Assets), recorded as an effect."""
+        self.session_changed = True
+        self.effects.append({"session_state": change})
+
 
 def _spec(die: object) -> tuple[int | None, int | None]:
     if die is None:
@@ -340,6 +371,48 @@ def _spec(die: object) -> tuple[int | None, int | None]:
 
 def empty_state() -> dict[str, Any]:
     return {"next_id": 1}
+
+
+def lock_session(campaign: Campaign) -> SessionState:
+    """The campaign's session state row, locked (the campaign's log head is locked too,
+    so creating it cannot race). A first row belongs to the session under way."""
+    row = SessionState.objects.select_for_update().filter(campaign_id=campaign.pk).first()
+    if row is None:
+        number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START).count()
+        row = SessionState.objects.create(campaign_id=campaign.pk, session=number, data={})
+    return row
+
+
+def asset_label(name: str, record: object) -> str:
+    die = record.get("die") if isinstance(record, Mapping) else None
+    return f"{name} {die}" if die else name
+
+
+def expire_session(campaign: Campaign, number: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """SER-10: a new session ends the session Assets of the last one. Empties the session
+    state for session `number`; returns the effects and the expired Assets ("Cover d6")."""
+    row = lock_session(campaign)
+    expired = [asset_label(n, a) for n, a in (row.data.get("assets") or {}).items()]
+    row.data, row.session = {}, number
+    row.version += 1
+    row.save(update_fields=["data", "session", "version", "updated_at"])
+    effects = [{"session_state": {"expired": {"assets": expired}}}] if expired else []
+    return effects, expired
+
+
+def table_asset(ctx: Context, name: object) -> tuple[str, dict[str, Any], str] | None:
+    """A scene Asset (CTX-7) or session Asset (SER-10) by name: (name, record, "scene" or
+    "session"); the scene's first, as it is the nearer one."""
+    wanted = norm(name)
+    scopes = []
+    if ctx.scene is not None:
+        scopes.append(("scene", ctx.data.get("assets") or {}))
+    scopes.append(("session", ctx.session_data.get("assets") or {}))
+    for scope, assets in scopes:
+        for key, record in assets.items():
+            if norm(key) == wanted and isinstance(record, dict):
+                return key, record, scope
+    return None
 
 
 def new_id(ctx: Context) -> int:
@@ -489,6 +562,12 @@ def fill_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
             continue
         group = raw["group"]
         trait = char.trait(group, raw.get("trait", ""))
+        missing = trait is None or trait.die is None
+        shared = table_asset(ctx, raw.get("trait", "")) if missing and group == "assets" else None
+        if shared is not None and shared[1].get("die"):
+            name, record, scope = shared  # a scene or session Asset: its die is the table's
+            filled.append({**raw, "trait": name, "die": record["die"], "scope": scope})
+            continue
         if trait is None or trait.die is None:
             label = ctx.system.sheet_template.group(group).label
             name = str(raw.get("trait", ""))[:40]
@@ -896,7 +975,8 @@ class ContestStress(Handler):
 
 
 def apply_benefit(ctx: Context, winner: Sheet | None, benefit: object) -> None:
-    """SER-10: the chosen benefit lands where its die lives (the winner's sheet)."""
+    """SER-10: the chosen benefit lands where its die lives (the winner's sheet, or the
+    scene's or session's Asset used in the roll)."""
     if not isinstance(benefit, Mapping) or winner is None:
         return
     key, trait = benefit.get("benefit"), benefit.get("trait")
@@ -910,11 +990,48 @@ def apply_benefit(ctx: Context, winner: Sheet | None, benefit: object) -> None:
         ctx.set_die(
             winner, group, ctx.character(winner).trait(group, trait).name, benefit.get("to")
         )
-    elif key == "promote_asset" and trait and ctx.scene is not None:
-        assets = ctx.data.setdefault("assets", {})
-        if trait in assets:
-            assets[trait]["promoted"] = True
-            ctx.note(promoted=trait)
+    elif key == "step_up_asset" and trait and benefit.get("to"):
+        shared = table_asset(ctx, trait)
+        if shared is not None:
+            name, record, scope = shared
+            record["die"] = benefit["to"]
+            if scope == "scene":
+                ctx.note(asset=name, die=benefit["to"])
+            else:
+                ctx.note_session(session_asset=name, die=benefit["to"])
+    elif key == "promote_asset" and trait:
+        promote_asset(ctx, winner, str(trait))
+
+
+NEW_ASSET_DIE = "d6"
+
+
+def promote_asset(ctx: Context, winner: Sheet, name: str) -> None:
+    """SER-10: a scene Asset becomes a session Asset. It leaves the scene's state for the
+    session's (so it survives the scene's end), keeps its die, and expires at the next
+    session_start. An Asset the app does not keep for the scene (made up in play)
+    becomes a d6 session Asset. Refused (nothing is written; no dice were drawn) for an
+    Asset on the winner's sheet or one that is a session Asset already."""
+    if ctx.character(winner).trait("assets", name) is not None:
+        raise ActionError(
+            f"“{name}” is on {winner.name}'s sheet: it lasts longer than a session already."
+        )
+    shared = table_asset(ctx, name)
+    if shared is not None and shared[2] == "session":
+        raise ActionError(f"“{shared[0]}” is a session Asset already.")
+    die = NEW_ASSET_DIE
+    if shared is not None:
+        name, record, _ = shared
+        die = record.get("die") or NEW_ASSET_DIE
+        ctx.data["assets"].pop(name)
+        ctx.note(promoted=name)
+    ctx.session_data.setdefault("assets", {})[name] = {
+        "die": die,
+        "sheet": winner.pk,
+        "seq": ctx.seq,
+        "scene": ctx.scene.title if ctx.scene is not None else None,
+    }
+    ctx.note_session(session_asset=name, die=die)
 
 
 class TakeStress(Handler):
@@ -974,6 +1091,10 @@ class Benefit(Handler):
                         raw = {**raw, "trait": trait.name, "die": trait.die_label}
                 filled.append(raw)
             ctx.request["loser_pool"] = filled
+
+    def precheck(self, ctx: Context) -> None:
+        if ctx.request.get("benefit") == "promote_asset" and ctx.visibility != "public":
+            raise ActionError("Promoting an Asset changes what everyone sees, so it is public.")
 
     def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
         apply_benefit(ctx, ctx.sheet, outcome.get("benefit"))

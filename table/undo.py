@@ -9,6 +9,8 @@ nothing later changed them; everything left as it is is named, so the GM is told
 The scene state is cut into independent pieces ("parts"): the Trouble Pool, one
 contest, one scene asset, one tracker, the hitches bought by one event, ... A later
 event that changed the same piece blocks its undo; changes to other pieces do not.
+The session state (SER-10 session Assets) is cut the same way and restored only within
+the session it was recorded in: a later session_start expired it already.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from django.db.models import F
 
 from sheets.models import Counter, Sheet, Trait
 
-from .models import Kind, SceneState, TableEvent, canonical_json
+from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
 
 # Scene-state keys holding independent things by name (or id), by kind and name, or as
 # lists of items stamped with the seq of the event that added them; any other key
@@ -132,8 +134,9 @@ def put(data: dict[str, Any], path: list, value: Any) -> None:
         node[path[-1]] = value
 
 
-def describe(path: list, names: Mapping[int, str]) -> str:
-    """A piece of scene state in words, for the void's card (never its value)."""
+def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
+    """A piece of scene (or session) state in words, for the void's card (never its
+    value)."""
     key, rest = path[0], path[1:]
     last = rest[-1] if rest else ""
     if key == "trouble_pool":
@@ -150,7 +153,7 @@ def describe(path: list, names: Mapping[int, str]) -> str:
     if key == "useful_details":
         return f"the Useful Detail “{last}”"
     if key == "assets":
-        return f"the scene asset “{last}”"
+        return f"the {scope} asset “{last}”"
     if key == "rolls":
         return "the kept roll"  # its seq may be a blind roll's: not named
     if key == "side_stress":
@@ -172,8 +175,14 @@ def describe(path: list, names: Mapping[int, str]) -> str:
 # --------------------------------------------------------------------------- recording
 
 
-def record(effects: list[dict[str, Any]], state: list[dict[str, Any]], scene) -> dict[str, Any]:
-    """What a void of this event must give back, from its effects and state changes."""
+def record(
+    effects: list[dict[str, Any]],
+    state: list[dict[str, Any]],
+    scene,
+    session: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What a void of this event must give back, from its effects and state changes;
+    `session` is {"number", "state"}: the session state's pieces and whose they are."""
     deltas: dict[tuple[int, str], int] = {}
     dice, flags = [], []
     for effect in effects:
@@ -195,6 +204,8 @@ def record(effects: list[dict[str, Any]], state: list[dict[str, Any]], scene) ->
     if state and scene is not None:
         out["scene"] = scene.pk
         out["state"] = state
+    if session and session.get("state"):
+        out["session"] = {"number": session["number"], "state": session["state"]}
     return out
 
 
@@ -300,20 +311,44 @@ def _state(target: TableEvent, plan: Mapping[str, Any], names, out: Undone) -> N
         title = (target.refs.get("scene") or {}).get("title") or "its scene"
         out.left.append(f"“{title}” has ended, so its scene state was left as it is.")
         return
+    if _restore(row, pieces, names, out, "scene"):
+        row.save(update_fields=["data", "version", "updated_at"])
+
+
+def _session_state(target: TableEvent, plan: Mapping[str, Any], names, out: Undone) -> None:
+    """SER-10: a session Asset the event made (or changed) is given back while its session
+    lasts; after a session_start it has expired already, and the card says so."""
+    recorded = plan.get("session") or {}
+    pieces = recorded.get("state") or []
+    if not pieces:
+        return
+    row = SessionState.objects.select_for_update().filter(campaign_id=target.campaign_id).first()
+    if row is None or row.session != recorded.get("number"):
+        out.left.append(
+            "A new session has begun since, so its session assets were left as they are."
+        )
+        return
+    if _restore(row, pieces, names, out, "session"):
+        row.save(update_fields=["data", "version", "updated_at"])
+
+
+def _restore(row, pieces: list, names, out: Undone, scope: str) -> bool:
+    """Put back each piece nothing changed since; True if any was (the row's version
+    moves on)."""
     changed = False
     for piece in reversed(pieces):
-        path, what = piece["path"], describe(piece["path"], names)
+        path, what = piece["path"], describe(piece["path"], names, scope)
         now = get(row.data, path)
         if canonical_json(now) != canonical_json(piece["to"]):
             out.left.append(f"{what[:1].upper()}{what[1:]} changed since: left as it is.")
             continue
         put(row.data, path, piece["from"])
         changed = True
-        out.effects.append({"scene_state": {"restored": what}})
+        out.effects.append({f"{scope}_state": {"restored": what}})
         out.done.append(f"{what[:1].upper()}{what[1:]}: restored.")
     if changed:
         row.version += 1
-        row.save(update_fields=["data", "version", "updated_at"])
+    return changed
 
 
 def from_effects(target: TableEvent) -> dict[str, Any]:
@@ -354,5 +389,6 @@ def apply_undo(ctx, target: TableEvent) -> Undone:
         if sheet is not None:
             _flag(ctx, sheet, change, target, out)
     _state(target, plan, names, out)
+    _session_state(target, plan, names, out)
     out.effects = ctx.effects + out.effects
     return out

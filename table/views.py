@@ -117,6 +117,13 @@ def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     return dict(state) if isinstance(state, Mapping) else {}
 
 
+def session_assets(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    """SER-10: the session Assets, which last across scenes until the next session_start."""
+    snapshot = _actions().session_state(campaign, membership.user)
+    assets = (snapshot.get("state") or {}).get("assets")
+    return dict(assets) if isinstance(assets, Mapping) else {}
+
+
 def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
     """The number to beat right now: a set difficulty, or the standing result of a contest."""
     difficulty = state.get("difficulty")
@@ -347,6 +354,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "scene": campaign.active_scene,
         "planned_scenes": campaign.scenes.filter(status=Scene.Status.PLANNED),
         "state": state,
+        "session_assets": session_assets(campaign, membership),
         "target": scene_target(campaign, state),
         "contest": open_contest(state),
         "cards": render_cards(events, membership),
@@ -411,6 +419,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "membership": membership,
         "scene": campaign.active_scene,
         "state": state,
+        "session_assets": session_assets(campaign, membership),
         "target": scene_target(campaign, state),
         "contest": open_contest(state),
         "characters": character_rows(campaign, membership),
