@@ -182,6 +182,31 @@ async def test_a_logout_without_table_sockets_disturbs_nobody(people, path):
     await other.disconnect()
 
 
+async def test_removal_and_a_role_change_close_within_a_second(people, path):
+    """Being removed from a campaign (4403), or made GM there (4409: it sees more),
+    closes that member's sockets there within LIMIT; the other campaign's stay open."""
+    from campaigns import services
+
+    gina, pete, first, second = people
+    pete_session = await new_session(pete)
+    in_first, in_second = await connect(first, pete_session), await connect(second, pete_session)
+    membership = await sync_to_async(Membership.objects.get)(campaign=first, user=pete)
+    started = time.monotonic()
+    await sync_to_async(services.remove_member)(first, membership.pk)
+    code, elapsed = await close_code_within(in_first, LIMIT, started)
+    assert code == consumers.CLOSE_NOT_A_MEMBER, f"{path}: not closed within {LIMIT} s"
+    assert elapsed < LIMIT
+    await until_pong(in_second)
+
+    membership = await sync_to_async(Membership.objects.get)(campaign=second, user=pete)
+    started = time.monotonic()
+    await sync_to_async(services.change_role)(second, membership.pk, Role.GM)
+    code, elapsed = await close_code_within(in_second, LIMIT, started)
+    assert code == consumers.CLOSE_ROLE_CHANGED and elapsed < LIMIT
+    for comm in (in_first, in_second):
+        await comm.disconnect()
+
+
 def once_after_the_check(monkeypatch, then):
     """The socket's first membership check finds the member; `then` runs right after it,
     before the socket has joined its audience (so a close published then reaches nobody)."""
