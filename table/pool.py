@@ -13,6 +13,11 @@ rolled.
   add dice to the result (SER-8).
 - CTX-1: one Attribute, one Distinction, one or more Skills, any Assets and
   Talents; the Big Hero Die costs 1 plot point (CTX-6).
+- SER-1, SER-10, CTX-1, CTX-7: the table's own Assets (a scene Asset, or a session
+  Asset promoted by an extraordinary success) join a pool as {"group": "assets",
+  "trait": name}. They are clicked by name in the `table_asset` field, never as
+  trait ids; only names the table holds now count, and the die shown is the one the
+  server read (table.state.fill_pool takes it from the table again when rolling).
 - SMV-1..SMV-7: the Value and first Relationship are free, the first Ability or
   Distinction is free and every further one costs 1 plot point; Resources roll
   in a side pool; the cost is shown before rolling.
@@ -65,6 +70,10 @@ UNI_KINDS = (
 )
 UNI_DIFFICULTIES = tuple((key, d.label, d.default) for key, d in unisystem.DIFFICULTIES.items())
 MAX_PLOT_POINTS_IN_ROLL = 20
+# Systems whose pools take scene and session Assets (SER-1, SER-10; CTX-1, CTX-7).
+TABLE_ASSET_SYSTEMS = ("serenity", "cortex_slots")
+TABLE_ASSET_LABEL = "Scene and session Assets"
+MAX_TABLE_ASSET_FIELDS = 50  # more than any table keeps; the rest of a flood is not read
 
 
 @dataclass
@@ -81,6 +90,16 @@ class Choice:
 
 
 @dataclass
+class AssetChoice:
+    """A scene or session Asset the builder offers, with the die the table holds for it."""
+
+    name: str
+    die: str
+    scope: str  # "scene" or "session"
+    selected: bool = False
+
+
+@dataclass
 class Pool:
     """The builder's state after a click: what is chosen, the request, and what is wrong."""
 
@@ -94,6 +113,8 @@ class Pool:
     notes: list[str] = field(default_factory=list)
     cost: int = 0
     cost_lines: list[str] = field(default_factory=list)
+    assets: list[AssetChoice] = field(default_factory=list)  # the table's, not the sheet's
+    asset_label: str = TABLE_ASSET_LABEL
 
     @property
     def ready(self) -> bool:
@@ -163,13 +184,15 @@ def build(
     counters: Mapping[str, int] | None = None,
     character: str = "",
     target: int | None = None,
+    table_assets: Sequence[tuple[str, str, str]] = (),
 ) -> Pool:
     """Read the builder's form data against a sheet's traits and enforce the pool rules.
 
     `data` holds "trait" (ids, in the order they were ticked), "clicked" (the id
-    just clicked, which wins any conflict) and the system's options. `target` is
-    the number to beat taken from the scene (a difficulty or a contest's standing
-    result), used where the request carries it.
+    just clicked, which wins any conflict), "table_asset" (names of scene or session
+    Assets) and the system's options. `target` is the number to beat taken from the
+    scene (a difficulty or a contest's standing result), used where the request
+    carries it. `table_assets` is what the table holds now: (name, die, scope).
     """
     counters = dict(counters or {})
     game = get_system(system)
@@ -197,10 +220,52 @@ def build(
         request=None,
     )
     chosen = [by_id[i] for i in selected]
+    if system in TABLE_ASSET_SYSTEMS:
+        pool.assets = _table_assets(table_assets, traits, data, notes)
     builder = BUILDERS[system]
     builder(pool, chosen, by_id, data, counters, character, target, traits)
     pool.notes = notes + pool.notes
     return pool
+
+
+def _table_assets(
+    offered: Sequence[tuple[str, str, str]],
+    traits: Sequence,
+    data: Mapping,
+    notes: list[str],
+) -> list[AssetChoice]:
+    """SER-1, SER-10, CTX-1, CTX-7: the scene and session Assets the pool may take.
+
+    Only what the table holds counts: a name the client sent that is not among them
+    is left out with a note. An Asset named like one on the sheet is the sheet's (the
+    server fills the sheet's die first), so it is not offered twice; a scene Asset
+    hides a session one of the same name, as table.state.table_asset reads them.
+    """
+    own = {_norm(t.name) for t in traits if t.group == "assets"}
+    choices: dict[str, AssetChoice] = {}
+    for name, die, scope in offered:
+        key = _norm(name)
+        if key and die and key not in own and key not in choices:
+            choices[key] = AssetChoice(str(name), str(die), str(scope))
+    for raw in _getlist(data, "table_asset")[:MAX_TABLE_ASSET_FIELDS]:
+        choice = choices.get(_norm(raw))
+        if choice is not None:
+            choice.selected = True
+        elif str(raw).strip():
+            note = f"“{str(raw).strip()[:40]}” is not a scene or session Asset now: left out."
+            if note not in notes:
+                notes.append(note)
+    return list(choices.values())
+
+
+def _norm(text: object) -> str:
+    """Names compare as table.state.norm does: case, curly quotes and spaces aside."""
+    return " ".join(str(text).replace("\u2019", "'").casefold().split())
+
+
+def _asset_entries(pool: Pool) -> list[dict[str, Any]]:
+    """The chosen table Assets as pool entries; the die is replaced by the table's on roll."""
+    return [{"die": a.die, "trait": a.name, "group": "assets"} for a in pool.assets if a.selected]
 
 
 def _enforce(
@@ -304,6 +369,7 @@ def _serenity(pool, chosen, by_id, data, counters, character, target, traits=())
             entry["challenged"] = True
             pool.notes.append(f"{t.name} is challenged: three {t.die_label}, then it steps down.")
         entries.append(entry)
+    entries += _asset_entries(pool)
     pool.options["challenged"] = sorted(challenged & set(pool.selected))
     for _, _, choices in pool.groups:
         for c in choices:
@@ -321,7 +387,7 @@ def _serenity(pool, chosen, by_id, data, counters, character, target, traits=())
 
 
 def _cortex(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
-    entries = [_entry(t) for t in chosen]
+    entries = [_entry(t) for t in chosen] + _asset_entries(pool)
     request: dict[str, Any] = {"pool": entries}
     hero = next((t for t in traits if t.group == "big_hero" and t.die), None)
     pool.options["big_hero"] = _flag(data, "big_hero") and hero is not None

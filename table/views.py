@@ -201,7 +201,35 @@ def _build(campaign: Campaign, sheet: Sheet, data: Mapping, state: Mapping) -> p
         counters=counters_of(sheet),
         character=sheet.name,
         target=scene_target(campaign, state),
+        table_assets=table_assets(campaign, state),
     )
+
+
+def table_assets(campaign: Campaign, state: Mapping) -> list[tuple[str, str, str]]:
+    """SER-10, CTX-7: the scene's Assets, then the session's, as (name, die, scope).
+
+    Read from the table on every request, so the builder offers (and the odds use)
+    the dice the server will roll; `state` is the scene state the member may see.
+    """
+    if campaign.system not in pools.TABLE_ASSET_SYSTEMS:
+        return []
+    found: list[tuple[str, str, str]] = []
+    scopes = [("scene", state.get("assets")), ("session", _session_assets(campaign))]
+    for scope, assets in scopes:
+        if not isinstance(assets, Mapping):
+            continue
+        for name, record in assets.items():
+            die = record.get("die") if isinstance(record, Mapping) else None
+            if isinstance(name, str) and isinstance(die, str) and die:
+                found.append((name, die, scope))
+    return found
+
+
+def _session_assets(campaign: Campaign) -> Mapping[str, Any]:
+    """Session Assets are public (only a public event promotes one): the same for all."""
+    snapshot = _actions().session_state(campaign)
+    assets = (snapshot.get("state") or {}).get("assets")
+    return assets if isinstance(assets, Mapping) else {}
 
 
 def builder_context(
