@@ -276,6 +276,17 @@ class Socket:
             await asyncio.wait([self.reader], timeout=5)
 
 
+async def open_live(cluster: Cluster, placement: list[tuple[str, str]]) -> dict:
+    """A socket per (process name, user), each opened from seq 0 and live before the
+    scene starts: {(process name, user): Socket}."""
+    sockets = {(side, user): Socket(cluster, user, f"{user}@{side}") for side, user in placement}
+    for (side, _), socket in sockets.items():
+        await socket.open(cluster.port(side), last_seq=0)
+    for socket in sockets.values():
+        await socket.live()
+    return sockets
+
+
 async def until(condition: Callable[[], bool], timeout: float, why: Callable[[], str]) -> None:
     """Poll `condition` until it holds; fail with why() after `timeout` seconds."""
     deadline = time.monotonic() + timeout

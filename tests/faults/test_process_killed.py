@@ -10,21 +10,16 @@ import time
 
 import pytest
 
-from .harness import Socket, exactly_once_in_order, roll, settled, until
+from .harness import Socket, exactly_once_in_order, open_live, roll, settled, until
+
+USERS = ["gm", "p0", "p1", "p2"]
 
 pytestmark = pytest.mark.services
 
 
 async def scene(cluster) -> dict:
-    a, b = cluster.port("a"), cluster.port("b")
-    users = ["gm", "p0", "p1", "p2"]
-    sockets = {
-        (side, user): Socket(cluster, user, f"{user}@{side}") for side in "ab" for user in users
-    }
-    for (side, _), socket in sockets.items():
-        await socket.open(a if side == "a" else b, last_seq=0)
-    for socket in sockets.values():
-        await socket.live()
+    b = cluster.port("b")
+    sockets = await open_live(cluster, [(side, user) for side in "ab" for user in USERS])
     # Who rolls, for which character: two sockets on each process.
     rollers = [
         (sockets["a", "p0"], "p0"),

@@ -17,6 +17,7 @@ from .harness import (
     exactly_once_in_order,
     logged_markers,
     marker,
+    open_live,
     roll,
     settled,
     until,
@@ -28,13 +29,8 @@ OUTAGE_SECONDS = 1.5
 
 
 async def scene(cluster) -> dict:
-    a, b = cluster.port("a"), cluster.port("b")
     placement = [("a", "gm"), ("a", "p0"), ("a", "p1"), ("b", "gm"), ("b", "p1"), ("b", "p2")]
-    sockets = {(side, user): Socket(cluster, user, f"{user}@{side}") for side, user in placement}
-    for (side, _), socket in sockets.items():
-        await socket.open(a if side == "a" else b, last_seq=0)
-    for socket in sockets.values():
-        await socket.live()
+    sockets = await open_live(cluster, placement)
     rollers = [
         (sockets["a", "p0"], "p0"),
         (sockets["b", "p2"], "p2"),

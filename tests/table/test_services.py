@@ -8,8 +8,6 @@ import asyncio
 import json
 import os
 import re
-import subprocess
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
@@ -19,7 +17,7 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from rollcall.localserver import free_port, wait_for_port
+from rollcall.localserver import free_port, start_daphne, stop, wait_for_port
 from sheets.models import Counter
 from table.actions import ActionError, perform
 from table.export import verify
@@ -87,35 +85,14 @@ def two_daphnes():
     test_db = urlunparse(url._replace(path="/" + settings.DATABASES["default"]["NAME"]))
     env = {**os.environ, "DATABASE_URL": test_db, "DJANGO_SETTINGS_MODULE": "rollcall.settings"}
     ports = [free_port(), free_port()]
-    daphne = str(Path(sys.executable).with_name("daphne"))
-    processes = [
-        subprocess.Popen(
-            [
-                daphne,
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "--access-log",
-                os.devnull,
-                "rollcall.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        for port in ports
-    ]
+    processes = [start_daphne(port, env, os.devnull, str(ROOT)) for port in ports]
     try:
         for port, process in zip(ports, processes, strict=True):
             wait_for_port(port, process)
         yield ports
     finally:
         for process in processes:
-            process.terminate()
-        for process in processes:
-            process.wait(10)
+            stop(process)
 
 
 def cookie(user) -> str:
