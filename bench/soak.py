@@ -48,6 +48,7 @@ from bench.table_load import (  # noqa: E402
     connect,
     count_missing,
     cpu_seconds,
+    measured,
     reader,
     resume_missing,
     start_daphne,
@@ -183,11 +184,7 @@ async def soak(
             if all(t is not None for t in times):
                 latencies.append(max(times) - sent_at)
     latencies.sort()
-    deliveries = sum(
-        sum(1 for seq in seen if seq <= len(room.sent))
-        for room in rooms.values()
-        for seen in room.seen
-    )
+    deliveries = sum(measured(room, seen) for room in rooms.values() for seen in room.seen)
     gaps_before = expected - deliveries
     await resume_missing(rooms.values(), wait=5 if gaps_before else 0)
     lost = count_missing(rooms.values())

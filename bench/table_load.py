@@ -235,6 +235,11 @@ async def reader(ws, seen: dict[int, float]) -> None:
         return
 
 
+def measured(room: Room, seen: dict[int, float]) -> int:
+    """How many of the room's measured rolls (after the warm-up) one socket has seen."""
+    return sum(1 for seq in seen if room.warmup < seq <= len(room.sent))
+
+
 async def run_load(
     kind: str, port: int | list[int], campaigns: list[int], cookies: list[str], rate: float,
     duration: float, sockets_per_room: int, pid: int | list[int],
@@ -278,9 +283,6 @@ async def run_load(
                 await asyncio.sleep(delay)
             room.sent.append(time.perf_counter())
             await room.sockets[0].send(roll if kind == "rollcall" else "roll")
-
-    def measured(room: Room, seen: dict[int, float]) -> int:
-        return sum(1 for seq in seen if room.warmup < seq <= len(room.sent))
 
     # Warm-up: one roll per campaign, out of the figures. A campaign's first roll creates
     # its log head and a fresh server's first ones compile templates and fill caches:
