@@ -39,7 +39,10 @@ DEMO_CAMPAIGNS = (
         "Cortex: The Brass Ring",
         "Pulp heroes race a rival syndicate to a lost airship over the Andes.",
         {"alice": ("Dr. Ada Quill",), "bob": ("Captain Rook Mallory",)},
-        ("The hangar at dawn", "Someone has sabotaged the engine, and the rivals are already aloft."),
+        (
+            "The hangar at dawn",
+            "Someone has sabotaged the engine, and the rivals are already aloft.",
+        ),
     ),
     DemoCampaign(
         "smallville",
@@ -83,7 +86,9 @@ def load_demo() -> list[Campaign]:
         campaign, created = Campaign.objects.get_or_create(
             name=demo.name, defaults={"system": demo.system, "description": demo.description}
         )
-        Membership.objects.get_or_create(campaign=campaign, user=users["gm"], defaults={"role": Role.GM})
+        Membership.objects.get_or_create(
+            campaign=campaign, user=users["gm"], defaults={"role": Role.GM}
+        )
         for username in demo.characters:
             Membership.objects.get_or_create(
                 campaign=campaign, user=users[username], defaults={"role": Role.PLAYER}

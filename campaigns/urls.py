@@ -32,8 +32,6 @@ urlpatterns = [
     ),
     path("join/<str:token>/", views.join, name="join"),
     path("c/<id:campaign_id>/scenes/", views.scenes, name="scenes"),
-    path(
-        "c/<id:campaign_id>/scenes/<id:scene_id>/start/", views.scene_start, name="scene_start"
-    ),
+    path("c/<id:campaign_id>/scenes/<id:scene_id>/start/", views.scene_start, name="scene_start"),
     path("c/<id:campaign_id>/scenes/<id:scene_id>/end/", views.scene_end, name="scene_end"),
 ]

@@ -61,7 +61,9 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
         messages.success(request, "Campaign saved.")
         return redirect(campaign)
     return render(
-        request, "campaigns/edit.html", {"campaign": campaign, "membership": membership, "form": form}
+        request,
+        "campaigns/edit.html",
+        {"campaign": campaign, "membership": membership, "form": form},
     )
 
 

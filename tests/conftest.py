@@ -25,7 +25,9 @@ def pytest_sessionstart(session):
     for var in SERVICE_VARS:
         url = os.environ.get(var)
         if url and not _reachable(url):
-            pytest.exit(f"{var}={url} is set but cannot be reached; start the service", returncode=3)
+            pytest.exit(
+                f"{var}={url} is set but cannot be reached; start the service", returncode=3
+            )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -35,7 +37,11 @@ def pytest_collection_modifyitems(config, items):
     """
     have_services = all(os.environ.get(v) for v in SERVICE_VARS)
     have_browser = shutil.which("chromium") is not None
-    if not have_browser and os.environ.get("CI") == "true" and any("e2e" in i.keywords for i in items):
+    if (
+        not have_browser
+        and os.environ.get("CI") == "true"
+        and any("e2e" in i.keywords for i in items)
+    ):
         raise pytest.UsageError("CI needs Debian's chromium for the browser tests")
     keep, drop = [], []
     for item in items:

@@ -10,8 +10,22 @@ from hypothesis import strategies as st
 from campaigns.models import Campaign, Membership, Scene
 
 FIELD_NAMES = st.sampled_from(
-    ["name", "description", "system", "title", "role", "username", "password", "password1",
-     "password2", "display_name", "old_password", "new_password1", "new_password2", "next"]
+    [
+        "name",
+        "description",
+        "system",
+        "title",
+        "role",
+        "username",
+        "password",
+        "password1",
+        "password2",
+        "display_name",
+        "old_password",
+        "new_password1",
+        "new_password2",
+        "next",
+    ]
 )
 JUNK_VALUES = st.one_of(
     st.text(max_size=300),

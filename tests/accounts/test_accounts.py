@@ -32,9 +32,12 @@ def test_signup_errors_save_nothing(client, db):
 
 def test_login_logout_and_password_change(client, make_user):
     make_user("jayne")
-    assert client.post(
-        reverse("login"), {"username": "jayne", "password": "correct horse battery"}
-    ).status_code == 302
+    assert (
+        client.post(
+            reverse("login"), {"username": "jayne", "password": "correct horse battery"}
+        ).status_code
+        == 302
+    )
     response = client.post(
         reverse("password_change"),
         {

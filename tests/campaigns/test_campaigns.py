@@ -80,7 +80,9 @@ def test_gm_changes_roles_and_removes_members(client_for, campaign, gm, player):
 def test_campaign_always_keeps_a_gm(client_for, campaign, gm):
     own = Membership.objects.get(campaign=campaign, user=gm)
     c = client_for(gm)
-    response = c.post(reverse("member_role", args=[campaign.pk, own.pk]), {"role": "player"}, follow=True)
+    response = c.post(
+        reverse("member_role", args=[campaign.pk, own.pk]), {"role": "player"}, follow=True
+    )
     assert "at least one GM" in response.content.decode()
     c.post(reverse("member_remove", args=[campaign.pk, own.pk]))
     response = c.post(reverse("leave", args=[campaign.pk]), follow=True)

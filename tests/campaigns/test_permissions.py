@@ -60,8 +60,16 @@ EXPECTED = {
 
 @pytest.mark.parametrize("url_name", sorted(EXPECTED))
 @pytest.mark.parametrize("role", ROLES)
-def test_campaign_url_permissions(url_name, role, campaign, gm, player, observer, outsider, client_for):
-    users = {"gm": gm, "player": player, "observer": observer, "outsider": outsider, "anonymous": None}
+def test_campaign_url_permissions(
+    url_name, role, campaign, gm, player, observer, outsider, client_for
+):
+    users = {
+        "gm": gm,
+        "player": player,
+        "observer": observer,
+        "outsider": outsider,
+        "anonymous": None,
+    }
     method, url, data = build(campaign, gm)[url_name]
     response = getattr(client_for(users[role]), method)(url, data)
     expected = EXPECTED[url_name][ROLES.index(role)]
@@ -83,7 +91,9 @@ def test_public_pages_open_to_anonymous(client, url, db):
     assert client.get(url).status_code == 200
 
 
-@pytest.mark.parametrize("url", ["/campaigns/", "/campaigns/new/", "/accounts/profile/", "/accounts/password/"])
+@pytest.mark.parametrize(
+    "url", ["/campaigns/", "/campaigns/new/", "/accounts/profile/", "/accounts/password/"]
+)
 def test_account_pages_send_anonymous_to_login(client, url, db):
     response = client.get(url)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
