@@ -13,21 +13,28 @@ Without --campaigns it runs both scenarios of design.md: 1 campaign × 8 sockets
 (target p99 ≤ 15 ms) and 125 campaigns × 8 sockets (≥ 3,000 deliveries/s, p99 ≤ 100 ms,
 lost = 0). It builds a fresh embedded database (SQLite) in a temporary directory,
 starts ONE daphne process with the embedded default (in-memory channel layer), and
-drives it from this process with the `websockets` client. Each campaign's GM socket
-sends rolls at a fixed rate (open loop), after one warm-up roll per campaign that the
-figures leave out; a roll's latency runs from sending it to its card reaching all 8
-sockets. rolls_per_s and delivered_per_s count what was complete
-within the sending window; "lost" counts (socket, seq) pairs still missing after every
-socket has asked for a replay ("resume") of what it missed; server_cpu_ms_per_roll is
-the server process's CPU time over the window (Linux /proc) per roll.
+drives it from this process with clients on the `websockets` library's sans-I/O
+protocol (LoadSocket: the load generator shares the servers' cores, so it is kept
+light). Each campaign's GM socket sends rolls at a fixed rate (open loop), after one
+warm-up roll per campaign that the figures leave out; a roll's latency runs from sending
+it to its card reaching all 8 sockets. rolls_per_s and delivered_per_s count what was
+complete within the sending window; "lost" counts (socket, seq) pairs still missing
+after every socket has asked for a replay ("resume") of what it missed;
+server_cpu_ms_per_roll is the server process's CPU time (Linux /proc) per roll,
+load_cpu_ms_per_roll the load generator's, machine_busy_cores what the whole machine
+was busy with during the window.
 
 The bench's daphne runs with production settings (DEBUG off) and a raised per-socket
 rate limit (TABLE_SOCKET_RATE): one socket per campaign sends every roll.
 BENCH_DAPHNE=/path/to/executable runs another server command (a profiling wrapper).
 
---services measures scale-out instead: the 125 × 8 load on ONE server process, then on
-TWO (each campaign's sockets alternating between them), both on a fresh PostgreSQL
-database and Redis; the figure is the ratio of deliveries per second (target ≥ 1.6).
+--services measures scale-out instead, on a fresh PostgreSQL database and Redis: the
+capacity of ONE server process, then of TWO (each campaign's sockets alternating
+between them, so every card crosses Redis), where capacity is the most deliveries per
+second a setup carries while the 125 × 8 rooms keep p99 ≤ 100 ms with nothing lost.
+Each setup is stepped through offered loads (up by a quarter while it keeps up, then
+halving the interval), each step on fresh campaigns; the figure is the ratio of the two
+capacities (target ≥ 1.6), with the peak deliveries seen at any step beside it.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ import json
 import os
 import random
 import re
+import resource
+import socket
 import subprocess
 import sys
 import tempfile
@@ -206,33 +215,121 @@ class Room:
     warmup: int = 0  # the first seqs, rolled before the measured window
 
 
-async def connect(url: str, cookie: str | None, origin: str):
-    import websockets
+class LoadSocket(asyncio.Protocol):
+    """One client socket on websockets' sans-I/O protocol. Frames are parsed as bytes
+    arrive and each card's seq is recorded right there: no reader task, no future per
+    message, no text decoding. The load generator shares the servers' cores, so the less
+    it takes of them, the more the figures describe the servers (its own CPU per roll is
+    reported as load_cpu_ms_per_roll)."""
 
-    headers = {"Cookie": cookie} if cookie else None
+    def __init__(self, protocol) -> None:
+        self.protocol = protocol
+        self.transport: asyncio.Transport | None = None
+        self.seen: dict[int, float] | None = None
+        self.early: list[tuple[bytes, float]] = []  # before a reader attached its dict
+        self.fragments: list[bytes] = []
+        loop = asyncio.get_running_loop()
+        self.opened = loop.create_future()
+        self.closed = loop.create_future()
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        self.protocol.send_request(self.request)
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        from websockets.frames import Frame, Opcode
+
+        now = time.perf_counter()
+        self.protocol.receive_data(data)
+        for event in self.protocol.events_received():
+            if not isinstance(event, Frame):  # the handshake's response
+                if not self.opened.done():
+                    error = self.protocol.handshake_exc
+                    self.opened.set_exception(error) if error else self.opened.set_result(None)
+            elif event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
+                self.fragments.append(event.data)
+                if event.fin:
+                    message, self.fragments = b"".join(self.fragments), []
+                    self._record(message, now)
+        self._flush()  # pongs and the closing handshake
+
+    def _record(self, message: bytes, now: float) -> None:
+        if self.seen is None:
+            self.early.append((message, now))
+            return
+        for match in SEQ.finditer(message):
+            self.seen.setdefault(int(match.group(1)), now)
+
+    def _flush(self) -> None:
+        for data in self.protocol.data_to_send():
+            if data and self.transport is not None and not self.transport.is_closing():
+                self.transport.write(data)
+        if self.protocol.close_expected() and self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    async def send(self, text: str) -> None:
+        self.protocol.send_text(text.encode())
+        self._flush()
+
+    async def close(self) -> None:
+        if not self.closed.done() and self.transport is not None:
+            self.protocol.send_close()
+            self._flush()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.closed), 5)
+            except TimeoutError:
+                self.transport.abort()
+
+
+async def connect(
+    url: str, cookie: str | None, origin: str, receive_buffer: int | None = None
+) -> LoadSocket:
+    """A LoadSocket, open; `receive_buffer` sets the socket's SO_RCVBUF (a slow reader)."""
+    from websockets.client import ClientProtocol
+    from websockets.typing import Origin
+    from websockets.uri import parse_uri
+
+    uri = parse_uri(url)
     error: Exception | None = None
     for attempt in range(5):
+        protocol = ClientProtocol(uri, origin=Origin(origin), max_size=None)
+        request = protocol.connect()
+        if cookie:
+            request.headers["Cookie"] = cookie
+        loop = asyncio.get_running_loop()
+        socket_ = LoadSocket(protocol)
+        socket_.request = request
         try:
-            return await websockets.connect(
-                url, origin=origin, additional_headers=headers, max_queue=None,
-                compression=None, open_timeout=30, ping_interval=None,
-            )  # fmt: skip
-        except (OSError, TimeoutError) as failed:
+            if receive_buffer is None:
+                await loop.create_connection(lambda s=socket_: s, uri.host, uri.port)
+            else:
+                raw = socket.socket()
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+                raw.setblocking(False)
+                await loop.sock_connect(raw, (uri.host, uri.port))
+                await loop.create_connection(lambda s=socket_: s, sock=raw)
+            await asyncio.wait_for(socket_.opened, 30)
+            return socket_
+        except (OSError, TimeoutError, ConnectionError) as failed:
             error = failed
             await asyncio.sleep(0.2 * (attempt + 1))
     raise SystemExit(f"could not connect to {url}: {error!r}")
 
 
-async def reader(ws, seen: dict[int, float]) -> None:
-    clock = time.perf_counter
-    try:
-        async for message in ws:
-            data = message.encode() if isinstance(message, str) else message
-            now = clock()
-            for match in SEQ.finditer(data):
-                seen.setdefault(int(match.group(1)), now)
-    except Exception:  # noqa: BLE001 - a closed socket ends its reader
-        return
+async def reader(ws: LoadSocket, seen: dict[int, float]) -> None:
+    """Record into `seen` when each seq arrives on `ws`, until it closes."""
+    ws.seen = seen
+    for message, at in ws.early:
+        ws._record(message, at)
+    ws.early.clear()
+    await asyncio.shield(ws.closed)
 
 
 def measured(room: Room, seen: dict[int, float]) -> int:
@@ -298,9 +395,12 @@ async def run_load(
         await asyncio.sleep(0.05)
 
     cpu_before = sum(cpu_seconds(p) for p in pids)
+    load_before = load_cpu_seconds()
+    machine_before = machine_busy_seconds()
     started = time.perf_counter()
     await asyncio.gather(*(roller(room) for room in rooms.values()))
     window_end = time.perf_counter()
+    machine_busy = (machine_busy_seconds() - machine_before) / (window_end - started)
     total = sum(len(room.sent) - room.warmup for room in rooms.values())
     expected = total * sockets_per_room
     deadline = time.perf_counter() + 10
@@ -310,6 +410,7 @@ async def run_load(
             break
         await asyncio.sleep(0.05)
     cpu_used = sum(cpu_seconds(p) for p in pids) - cpu_before
+    load_used = load_cpu_seconds() - load_before
     elapsed = window_end - started
 
     latencies = []
@@ -350,6 +451,8 @@ async def run_load(
         "gaps_before_replay": gaps_before,
         "lost": lost,
         "server_cpu_ms_per_roll": round(1000 * cpu_used / max(1, total), 3),
+        "load_cpu_ms_per_roll": round(1000 * load_used / max(1, total), 3),
+        "machine_busy_cores": round(machine_busy, 2),
     }
 
 
@@ -385,6 +488,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def load_cpu_seconds() -> float:
+    """This load generator's own CPU time."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def machine_busy_seconds() -> float:
+    """CPU time the whole machine spent busy, over all cores (Linux /proc), 0 elsewhere:
+    the servers, the database, Redis and this load generator share the same cores."""
+    try:
+        ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0
+    idle = ticks[3] + ticks[4]  # idle + iowait
+    return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     return None if not a or not b else round(a / b, 2)
 
@@ -411,9 +531,48 @@ def scenario(name, ports, pids, ids, cookies, rate, duration, sockets, targets) 
     }
 
 
+CAPACITY_P99_MS = 100.0  # the bound the issue sets for 125 × 8 on one process
+CAPACITY_STEPS = 9  # loads tried per server count at most
+CAPACITY_PRECISION = 0.05  # stop when the last load kept up with and the first not are this close
+
+
+def keeps_up(run: dict) -> bool:
+    return run["lost"] == 0 and (run["p99_ms"] or 1e9) <= CAPACITY_P99_MS
+
+
+def find_capacity(measure, start: float) -> tuple[dict | None, list[dict]]:
+    """The highest load (rolls/s per campaign) a setup keeps up with (p99 ≤ 100 ms,
+    nothing lost): raise it by a quarter while it keeps up, lower it while it does not,
+    then halve the interval. measure(rate) runs one window on fresh campaigns."""
+    runs: list[dict] = []
+    best = failed = None
+    rate = start
+    while len(runs) < CAPACITY_STEPS:
+        run = {"offered_rolls_per_s_per_campaign": round(rate, 3), **measure(rate)}
+        run["kept_up"] = keeps_up(run)
+        runs.append(run)
+        if run["kept_up"]:
+            best = run if best is None or rate > best["offered_rolls_per_s_per_campaign"] else best
+        elif failed is None or rate < failed:
+            failed = rate
+        if best is None:
+            rate /= 1.25
+            continue
+        kept = best["offered_rolls_per_s_per_campaign"]
+        if failed is None:
+            rate = kept * 1.25
+        elif failed / kept <= 1 + CAPACITY_PRECISION:
+            break
+        else:
+            rate = (kept * failed) ** 0.5
+    return best, runs
+
+
 def scale_out(args, workdir: Path) -> dict:
-    """The same load on one and on two server processes sharing PostgreSQL and Redis
-    (a fresh database on the server of DATABASE_URL, dropped after; REDIS_URL)."""
+    """Capacity on one and on two server processes sharing PostgreSQL and Redis (a fresh
+    database on the server of DATABASE_URL, dropped after; REDIS_URL): the most
+    deliveries per second each setup carries within the latency bound, found by
+    stepping the offered load, each step on fresh campaigns."""
     from bench.soak import drop_database, fresh_database, spread_campaign_ids
 
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
@@ -423,44 +582,67 @@ def scale_out(args, workdir: Path) -> dict:
     os.environ["DATABASE_URL"] = url
     services = {"DATABASE_URL": url, "REDIS_URL": redis_url}
     count = args.campaigns or 125
-    runs = {}
+    found: dict[int, tuple[dict | None, list[dict]]] = {}
     try:
         spread_campaign_ids()
-        data = build_database(workdir / "unused.sqlite3", 2 * count)
+        data = build_database(workdir / "unused.sqlite3", 2 * CAPACITY_STEPS * count)
+        fresh = iter(data["campaigns"])
+        start = args.rate or 1.2
         for processes in (1, 2):
-            ids = data["campaigns"][(processes - 1) * count : processes * count]
             ports = [free_port() for _ in range(processes)]
             servers = [
                 start_daphne(workdir / "unused.sqlite3", port, workdir / f"{port}.log",
                              args.server, services)
                 for port in ports
             ]  # fmt: skip
+            pids = [server.pid for server in servers]
+
+            def measure(rate: float, ports=ports, pids=pids) -> dict:
+                ids = [next(fresh) for _ in range(count)]
+                return asyncio.run(
+                    run_load("rollcall", ports, ids, data["cookies"], rate, args.duration,
+                             args.sockets, pids)
+                )  # fmt: skip
+
             try:
                 for port, server in zip(ports, servers, strict=True):
                     wait_for_port(port, server, timeout=30)
-                runs[processes] = asyncio.run(
-                    run_load("rollcall", ports, ids, data["cookies"], args.rate, args.duration,
-                             args.sockets, [server.pid for server in servers])
-                )  # fmt: skip
+                found[processes] = find_capacity(measure, start)
             finally:
                 for server in servers:
                     server.terminate()
                 for server in servers:
                     server.wait(10)
+            best = found[processes][0]
+            if best is not None:  # two processes carry at least what one did
+                start = best["offered_rolls_per_s_per_campaign"] * 1.25
     finally:
         from django.db import connections
 
         connections.close_all()
         drop_database(database_url, name)
-    gain = ratio(runs[2]["delivered_per_s"], runs[1]["delivered_per_s"])
+
+    def summary(processes: int) -> dict:
+        best, runs = found[processes]
+        return {
+            "capacity_delivered_per_s": best and best["delivered_per_s"],
+            "capacity_rolls_per_s": best and best["rolls_per_s"],
+            "at_capacity": best,
+            "peak_delivered_per_s": max(run["delivered_per_s"] for run in runs),
+            "steps": runs,
+        }
+
+    one, two = summary(1), summary(2)
+    gain = ratio(two["capacity_delivered_per_s"], one["capacity_delivered_per_s"])
     return {
         "scenario": f"{count}x{args.sockets}, 1 vs 2 processes",
-        "offered_rolls_per_s": round(args.rate * count, 1),
+        "bound": f"p99 <= {CAPACITY_P99_MS:g} ms, lost 0",
         "duration_s": args.duration,
-        "one_process": runs[1],
-        "two_processes": runs[2],
-        "ratio_delivered": gain,
-        "targets": {"ratio_delivered>=1.6": (gain or 0) >= 1.6},
+        "one_process": one,
+        "two_processes": two,
+        "ratio_capacity": gain,
+        "ratio_peak": ratio(two["peak_delivered_per_s"], one["peak_delivered_per_s"]),
+        "targets": {"ratio_capacity>=1.6": (gain or 0) >= 1.6},
     }
 
 
@@ -469,7 +651,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--campaigns", type=int, help="one custom scenario with this many")
     parser.add_argument("--sockets", type=int, default=8, help="sockets per campaign")
-    parser.add_argument("--rate", type=float, default=3.2, help="rolls/s per campaign")
+    parser.add_argument(
+        "--rate", type=float, help="rolls/s per campaign (3.2; with --services, the first step)"
+    )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run")
     parser.add_argument(
         "--server",
@@ -495,15 +679,21 @@ def main() -> None:
             return
         for label in ("one_process", "two_processes"):
             f = result[label]
-            print(f"{label:14} p50 {f['p50_ms']} ms  p99 {f['p99_ms']} ms  "
-                  f"{f['delivered_per_s']} deliveries/s  lost {f['lost']}")  # fmt: skip
-        print(f"two / one: {result['ratio_delivered']} (target 1.6)")
+            for step in f["steps"]:
+                print(f"{label:14} {step['offered_rolls_per_s_per_campaign']:6.3f} rolls/s each: "
+                      f"p99 {step['p99_ms']} ms  {step['delivered_per_s']} deliveries/s  "
+                      f"lost {step['lost']}  machine {step['machine_busy_cores']} cores busy  "
+                      f"{'kept up' if step['kept_up'] else 'fell behind'}")  # fmt: skip
+            print(f"{label:14} capacity {f['capacity_delivered_per_s']} deliveries/s "
+                  f"({result['bound']}); peak {f['peak_delivered_per_s']}")  # fmt: skip
+        print(f"two / one: {result['ratio_capacity']} at capacity (target 1.6), "
+              f"{result['ratio_peak']} at peak")  # fmt: skip
         return
     os.environ.pop("DATABASE_URL", None)  # the embedded default, whatever the shell has
     os.environ.pop("REDIS_URL", None)
 
     if args.campaigns:
-        plans = [(f"{args.campaigns}x{args.sockets}", args.campaigns, args.rate, {})]
+        plans = [(f"{args.campaigns}x{args.sockets}", args.campaigns, args.rate or 3.2, {})]
     else:
         plans = [
             ("1x8", 1, 20.0, {"p99_ms<=15": lambda r: (r["p99_ms"] or 1e9) <= 15}),
