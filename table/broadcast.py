@@ -2,16 +2,17 @@
 
 Each event is rendered once per audience ("gm": GMs see everything; "players":
 players and observers see public events) in the thread that committed it, and
-published once per audience. Each process keeps a registry (`Hub`) of its own
+published with them. Each process keeps a registry (`Hub`) of its own
 sockets per (campaign, audience) and writes the text to them itself:
 
 - embedded default (in-memory channel layer, one process): the committing
   thread hands the message straight to the hub of the event loop that owns the
   sockets;
-- with Redis (several processes): one group message per audience goes over the
-  channel layer, and each process subscribes ONE channel of its own to the
-  groups of the campaigns it has sockets for, so Redis carries one message per
-  process per audience instead of one per socket.
+- with Redis (several processes): one group message per campaign goes over the
+  channel layer for each batch of commits, carrying every audience's text, and
+  each process subscribes ONE channel of its own to the groups of the campaigns
+  it has sockets for, so Redis carries one message per process per event (or
+  fewer) instead of one per socket or per audience.
 
 Sockets never pass through channels' per-message dispatch for broadcasts. Each
 message carries `seq` and `after` (the previous seq that audience could see), so
@@ -49,10 +50,8 @@ HOLD_SECONDS = 0.5  # how long a hub waits for a late predecessor before releasi
 FORCE_LAYER: bool | None = None
 
 
-def group_name(campaign_id: int, audience: str) -> str:
-    if audience not in AUDIENCES:
-        raise ValueError(f"unknown audience {audience!r}")
-    return f"table.{campaign_id}.{audience}"
+def group_name(campaign_id: int) -> str:
+    return f"table.{campaign_id}"
 
 
 def uses_layer() -> bool:
@@ -122,17 +121,23 @@ _publishing: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 async def _group_send_all(
     items: list[tuple[int, str, dict[str, Any]]], previous: asyncio.Task | None = None
 ) -> None:
+    """One group message per campaign, its audiences' messages in the order published:
+    every publish to Redis is a round trip, and every process decodes every message of
+    the campaigns it serves."""
     if previous is not None and not previous.done():
         await asyncio.wait([previous])
-    layer = get_channel_layer()
+    by_campaign: dict[int, list] = {}
     for campaign_id, audience, message in items:
+        by_campaign.setdefault(campaign_id, []).append([audience, message])
+    layer = get_channel_layer()
+    for campaign_id, messages in by_campaign.items():
         try:
             await layer.group_send(
-                group_name(campaign_id, audience),
-                {"type": "table.fanout", "campaign": campaign_id, "audience": audience, **message},
+                group_name(campaign_id),
+                {"type": "table.fanout", "campaign": campaign_id, "items": messages},
             )
         except Exception:
-            log.exception("table: publishing to %s failed", group_name(campaign_id, audience))
+            log.exception("table: publishing to %s failed", group_name(campaign_id))
 
 
 def publish_event(event, after: dict[str, int]) -> None:
@@ -254,15 +259,15 @@ class Hub:
         self.draining = False
         self.channel: str | None = None
         self.listener: asyncio.Task | None = None
-        self.subscribed: set[tuple[int, str]] = set()
-        self._subscribing: dict[tuple[int, str], asyncio.Future] = {}
+        self.subscribed: set[int] = set()  # campaigns
+        self._subscribing: dict[int, asyncio.Future] = {}
 
     # ---- sockets come and go (event loop thread only)
 
     async def join(self, socket, key: tuple[int, str]) -> None:
         self.sockets[key].add(socket)
         if uses_layer():
-            await self._subscribe(key)
+            await self._subscribe(key[0])
 
     def leave(self, socket, key: tuple[int, str]) -> None:
         sockets = self.sockets.get(key)
@@ -275,9 +280,13 @@ class Hub:
         stream = self.streams.pop(key, None)
         if stream is not None and stream.timer is not None:
             stream.timer.cancel()
-        if key in self.subscribed:
-            self.subscribed.discard(key)
-            self.loop.create_task(self._unsubscribe(key))
+        campaign_id = key[0]
+        if campaign_id in self.subscribed and not self._serves(campaign_id):
+            self.subscribed.discard(campaign_id)
+            self.loop.create_task(self._unsubscribe(campaign_id))
+
+    def _serves(self, campaign_id: int) -> bool:
+        return any((campaign_id, audience) in self.sockets for audience in AUDIENCES)
 
     def prime(self, key: tuple[int, str], head: int) -> None:
         """A new stream starts after the log's head, as a joining socket read it."""
@@ -290,32 +299,32 @@ class Hub:
 
     # ---- the channel layer (several processes)
 
-    async def _subscribe(self, key: tuple[int, str]) -> None:
-        if key in self.subscribed:
+    async def _subscribe(self, campaign_id: int) -> None:
+        if campaign_id in self.subscribed:
             return
-        pending = self._subscribing.get(key)
+        pending = self._subscribing.get(campaign_id)
         if pending is not None:
             await pending
             return
         future = self.loop.create_future()
-        self._subscribing[key] = future
+        self._subscribing[campaign_id] = future
         try:
             layer = get_channel_layer()
             if self.channel is None:
                 self.channel = await layer.new_channel("table.")
                 self.listener = self.loop.create_task(self._listen(layer, self.channel))
-            await layer.group_add(group_name(*key), self.channel)
-            self.subscribed.add(key)
+            await layer.group_add(group_name(campaign_id), self.channel)
+            self.subscribed.add(campaign_id)
         finally:
-            del self._subscribing[key]
+            del self._subscribing[campaign_id]
             future.set_result(None)
 
-    async def _unsubscribe(self, key: tuple[int, str]) -> None:
+    async def _unsubscribe(self, campaign_id: int) -> None:
         try:
-            if key not in self.subscribed and key not in self.sockets:
-                await get_channel_layer().group_discard(group_name(*key), self.channel)
+            if campaign_id not in self.subscribed and not self._serves(campaign_id):
+                await get_channel_layer().group_discard(group_name(campaign_id), self.channel)
         except Exception:
-            log.exception("could not leave %s", group_name(*key))
+            log.exception("could not leave %s", group_name(campaign_id))
 
     async def _listen(self, layer, channel: str) -> None:
         while True:
@@ -327,8 +336,9 @@ class Hub:
                 log.exception("table listener: receive failed")
                 await asyncio.sleep(0.5)
                 continue
-            key = (message.get("campaign"), message.get("audience"))
-            self.deliver(key, message)
+            campaign_id = message.get("campaign")
+            for audience, item in message.get("items") or ():
+                self.deliver((campaign_id, audience), item)
 
     # ---- delivery (event loop thread only)
 

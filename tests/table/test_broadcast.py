@@ -5,6 +5,7 @@ import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from table import broadcast
 
@@ -104,14 +105,14 @@ async def test_messages_without_seq_and_leaving(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_channel_layer_path_carries_one_message_per_process(monkeypatch):
-    """With a cross-process layer, the hub subscribes one channel of its own per
-    (campaign, audience) group and fans out locally."""
+    """With a cross-process layer, the hub subscribes one channel of its own to each
+    campaign's group and fans out locally, to the sockets of each audience."""
     monkeypatch.setattr(broadcast, "FORCE_LAYER", True)
     hub = broadcast.hub()
     sockets = [FakeSocket() for _ in range(3)]
     for socket in sockets:
         await hub.join(socket, (7, "players"))
-    assert hub.subscribed == {(7, "players")}
+    assert hub.subscribed == {7}
     await sync_to_async(broadcast.publish)(7, "players", msg(1, 0))
     await sync_to_async(broadcast.send_html)(7, "<p>all</p>")
     for _ in range(50):
@@ -121,5 +122,48 @@ async def test_the_channel_layer_path_carries_one_message_per_process(monkeypatc
     assert all([m.get("seq") for m in s.got] == [1, None] for s in sockets)
     for socket in sockets:
         hub.leave(socket, (7, "players"))
+    assert not hub.subscribed
+    hub.listener.cancel()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_one_layer_message_carries_every_audience_of_a_campaign(monkeypatch):
+    """Every publish to Redis is a round trip and every process decodes every message of
+    the campaigns it serves: a batch's GM and player texts of one campaign travel in one
+    group message, and each audience's sockets still get only their own."""
+    monkeypatch.setattr(broadcast, "FORCE_LAYER", True)
+    layer = get_channel_layer()
+    groups: list[str] = []
+    send = layer.group_send
+
+    async def counted(group, message):
+        groups.append(group)
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted)
+    hub = broadcast.hub()
+    gm, player = FakeSocket(), FakeSocket()
+    await hub.join(gm, (8, "gm"))
+    await hub.join(player, (8, "players"))
+    assert hub.subscribed == {8}
+
+    def commit_two_events() -> list:
+        with broadcast.collecting() as items:
+            for seq in (1, 2):
+                broadcast.publish(8, "gm", {"seq": seq, "after": seq - 1, "html": f"gm {seq}"})
+                broadcast.publish(8, "players", {"seq": seq, "after": seq - 1, "html": f"{seq}"})
+        return items
+
+    broadcast.dispatch_here(await sync_to_async(commit_two_events)())
+    for _ in range(50):
+        if len(gm.got) == len(player.got) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert groups == ["table.8"]
+    assert [m["html"] for m in gm.got] == ["gm 1", "gm 2"]
+    assert [m["html"] for m in player.got] == ["1", "2"]
+    hub.leave(gm, (8, "gm"))
+    assert hub.subscribed == {8}  # the players' socket is still here
+    hub.leave(player, (8, "players"))
     assert not hub.subscribed
     hub.listener.cancel()
