@@ -283,11 +283,8 @@ def _lock(campaign_id: int) -> Head:
         cursor.execute(sql, [campaign_id])
         row = cursor.fetchone()
     if row is None:
-        campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
-        if campaign is None:
+        if not _create_head(campaign_id):
             raise NotMember("You are not a member of this campaign.")
-        scene = Scene.objects.filter(campaign=campaign, status=Scene.Status.ACTIVE).first()
-        TableLog.objects.get_or_create(campaign=campaign, defaults={"scene": scene})
         return _lock(campaign_id)
     c_id, name, system, last_seq, last_hash, last_public_seq, s_id, title, status = row
     campaign = Campaign(id=c_id, name=name, system=system)
@@ -295,6 +292,20 @@ def _lock(campaign_id: int) -> Head:
     if s_id is not None:
         scene = Scene(id=s_id, campaign_id=c_id, title=title, status=status)
     return Head(campaign, scene, last_seq, last_hash, last_public_seq)
+
+
+def _create_head(campaign_id: int) -> bool:
+    """A campaign's first action creates its log head; False if there is no such
+    campaign. No lock is held while inserting: actions racing to be first used to
+    deadlock on PostgreSQL, one holding the campaign row while it waited for the new
+    head, another holding the head while it waited for the campaign row. A racing
+    insert now waits for the first one to end and then adds nothing."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return False
+    scene = Scene.objects.filter(campaign=campaign, status=Scene.Status.ACTIVE).first()
+    TableLog.objects.bulk_create([TableLog(campaign=campaign, scene=scene)], ignore_conflicts=True)
+    return True
 
 
 def _set_scene(head: Head, scene: Scene | None) -> None:

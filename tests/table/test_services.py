@@ -79,6 +79,18 @@ def test_plot_points_never_go_negative_under_concurrent_spends(table_for):
     assert Counter.objects.get(sheet=t.pc, key="plot_points").value == 0
 
 
+def test_a_new_campaigns_first_actions_race_without_deadlock(table_for):
+    """The first action at a table creates the campaign's log head. Actions racing to be
+    first used to deadlock on PostgreSQL: one held the campaign row while it waited for
+    the new head, another held the head while it waited for the campaign row."""
+    pool = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"}]}
+    for _ in range(15):
+        t = table_for("serenity")
+        results = race(8, lambda t=t: perform(t.campaign, t.gm, "roll", pool))
+        assert not [r for r in results if isinstance(r, Exception)], results
+        assert verify(t.campaign).ok
+
+
 @pytest.fixture
 def two_daphnes():
     url = urlparse(os.environ["DATABASE_URL"])
