@@ -222,8 +222,9 @@ class LoadSocket(asyncio.Protocol):
     it takes of them, the more the figures describe the servers (its own CPU per roll is
     reported as load_cpu_ms_per_roll)."""
 
-    def __init__(self, protocol) -> None:
+    def __init__(self, protocol, request) -> None:
         self.protocol = protocol
+        self.request = request  # the handshake, sent once connected
         self.transport: asyncio.Transport | None = None
         self.seen: dict[int, float] | None = None
         self.early: list[tuple[bytes, float]] = []  # before a reader attached its dict
@@ -304,8 +305,7 @@ async def connect(
         if cookie:
             request.headers["Cookie"] = cookie
         loop = asyncio.get_running_loop()
-        socket_ = LoadSocket(protocol)
-        socket_.request = request
+        socket_ = LoadSocket(protocol, request)
         try:
             if receive_buffer is None:
                 await loop.create_connection(lambda s=socket_: s, uri.host, uri.port)
