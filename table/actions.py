@@ -254,44 +254,73 @@ def _sql(vendor: str) -> dict[str, str]:
     )
     columns = ", ".join(f.column for f in EVENT_FIELDS)
     marks = ", ".join(["%s"] * len(EVENT_FIELDS))
-    lock = (
-        "SELECT c.id, c.name, c.system, l.last_seq, l.last_hash, l.last_public_seq, "  # noqa: S608
-        f"s.id, s.title, s.status FROM {log} l INNER JOIN {campaign} c ON c.id = l.campaign_id "
-        f"LEFT OUTER JOIN {scene} s ON s.id = l.scene_id WHERE l.campaign_id = %s"
+    head_of = (
+        "c.id, c.name, c.system, l.last_seq, l.last_hash, l.last_public_seq, s.id, s.title, "
+        f"s.status FROM {log} l INNER JOIN {campaign} c ON c.id = l.campaign_id "
+        f"LEFT OUTER JOIN {scene} s ON s.id = l.scene_id"
     )
+    suffix = ""
     if connection.features.has_select_for_update_of:
-        lock += " FOR UPDATE OF l, c"
+        suffix = " FOR UPDATE OF l, c"
     elif connection.features.has_select_for_update:
-        lock += " FOR UPDATE"
+        suffix = " FOR UPDATE"
+    lock = f"SELECT {head_of} WHERE l.campaign_id = %s{suffix}"  # noqa: S608
+    # The same with the acting user's membership: %s is the user, then the campaign.
+    lock_member = (
+        f"SELECT m.id, m.role, {head_of} LEFT OUTER JOIN {member} m "  # noqa: S608
+        f"ON m.campaign_id = l.campaign_id AND m.user_id = %s WHERE l.campaign_id = %s{suffix}"
+    )
     insert = f"INSERT INTO {event} ({columns}) VALUES ({marks})"  # noqa: S608
     if connection.features.can_return_columns_from_insert:
         insert += " RETURNING id"
-    return {
+    update = (
+        f"UPDATE {log} SET last_seq = %s, last_hash = %s, "  # noqa: S608
+        "last_public_seq = %s WHERE campaign_id = %s"
+    )
+    statements = {
         "lock": lock,
-        "member": f"SELECT id, role FROM {member} WHERE campaign_id = %s AND user_id = %s",  # noqa: S608
+        "lock_member": lock_member,
         "insert": insert,
-        "update": f"UPDATE {log} SET last_seq = %s, last_hash = %s, "  # noqa: S608
-        "last_public_seq = %s WHERE campaign_id = %s",
+        "update": update,
     }
+    if vendor == "postgresql":
+        # The event and the moved head in one statement: one round trip fewer per action.
+        statements["append"] = f"WITH ins AS ({insert}), moved AS ({update}) SELECT id FROM ins"  # noqa: S608
+    return statements
 
 
 def _lock(campaign_id: int) -> Head:
     """Lock the campaign row and its log head in one query; every append to a campaign's
     log is serialized. The head also names the running scene."""
-    sql = _sql(connection.vendor)["lock"]
+    return _locked(campaign_id, "lock", [campaign_id])[0]
+
+
+def _lock_as(campaign_id: int, user) -> tuple[Head, Membership]:
+    """_lock(), with the user's membership read in the same query."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotMember("You are not a member of this campaign.")
+    head, (member_id, role) = _locked(campaign_id, "lock_member", [user.pk, campaign_id], 2)
+    if member_id is None:
+        raise NotMember("You are not a member of this campaign.")
+    return head, Membership(pk=member_id, campaign_id=campaign_id, user_id=user.pk, role=role)
+
+
+def _locked(campaign_id: int, statement: str, params: list, extra: int = 0) -> tuple[Head, tuple]:
+    """Run a lock statement whose first `extra` columns are not the head's."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [campaign_id])
+        cursor.execute(_sql(connection.vendor)[statement], params)
         row = cursor.fetchone()
     if row is None:
         if not _create_head(campaign_id):
             raise NotMember("You are not a member of this campaign.")
-        return _lock(campaign_id)
+        return _locked(campaign_id, statement, params, extra)
+    rest, row = row[:extra], row[extra:]
     c_id, name, system, last_seq, last_hash, last_public_seq, s_id, title, status = row
     campaign = Campaign(id=c_id, name=name, system=system)
     scene = None
     if s_id is not None:
         scene = Scene(id=s_id, campaign_id=c_id, title=title, status=status)
-    return Head(campaign, scene, last_seq, last_hash, last_public_seq)
+    return Head(campaign, scene, last_seq, last_hash, last_public_seq), rest
 
 
 def _create_head(campaign_id: int) -> bool:
@@ -367,18 +396,20 @@ def _append(
         raise ActionError("That request holds something that is not plain JSON.") from error
     sql = _sql(connection.vendor)
     values = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in EVENT_FIELDS]
+    head.last_seq = event.seq
+    head.last_hash = event.hash
+    if visibility == Visibility.PUBLIC:
+        head.last_public_seq = event.seq
+    moved = [head.last_seq, head.last_hash, head.last_public_seq, campaign.pk]
     with connection.cursor() as cursor:
-        cursor.execute(sql["insert"], values)
-        event.pk = (
-            cursor.fetchone()[0] if sql["insert"].endswith("RETURNING id") else cursor.lastrowid
-        )
-        head.last_seq = event.seq
-        head.last_hash = event.hash
-        if visibility == Visibility.PUBLIC:
-            head.last_public_seq = event.seq
-        cursor.execute(
-            sql["update"], [head.last_seq, head.last_hash, head.last_public_seq, campaign.pk]
-        )
+        if "append" in sql:
+            cursor.execute(sql["append"], values + moved)
+            event.pk = cursor.fetchone()[0]
+        else:
+            cursor.execute(sql["insert"], values)
+            returning = sql["insert"].endswith("RETURNING id")
+            event.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+            cursor.execute(sql["update"], moved)
     event._state.adding = False
     event._state.db = connection.alias
     after = {GM_AUDIENCE: event.seq - 1, PLAYER_AUDIENCE: players_after}
@@ -460,18 +491,6 @@ def _draw(action, request: dict[str, Any]) -> tuple[list[int], dict[str, Any]]:
         raise ActionError(message[:1].upper() + message[1:]) from error
 
 
-def _member(campaign_id: int, user) -> Membership:
-    """The user's membership, read inside the locked transaction."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise NotMember("You are not a member of this campaign.")
-    with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor)["member"], [campaign_id, user.pk])
-        row = cursor.fetchone()
-    if row is None:
-        raise NotMember("You are not a member of this campaign.")
-    return Membership(pk=row[0], campaign_id=campaign_id, user_id=user.pk, role=row[1])
-
-
 def perform(
     campaign: Campaign,
     user,
@@ -516,9 +535,8 @@ def perform_in(
     if len(json.dumps(request)) > settings.TABLE_MAX_MESSAGE_BYTES:
         raise ActionError("That request is too large.")
     with transaction.atomic():
-        head = _lock(campaign_id)
+        head, membership = _lock_as(campaign_id, user)
         campaign = head.campaign
-        membership = _member(campaign_id, user)
         if expect is not None and (audience_of(membership), membership.pk) != expect:
             raise RoleChanged("Your role changed: reload the page.")
         if not membership.can_play:
@@ -593,8 +611,7 @@ def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
     """The GM shows a secret or blind event to everyone: a new public event that
     carries the revealed one; the original is flagged revealed."""
     with transaction.atomic():
-        head = _lock(campaign.pk)
-        membership = _member(campaign.pk, user)
+        head, membership = _lock_as(campaign.pk, user)
         if not membership.is_gm:
             raise ActionError("Only the GM can reveal a roll.")
         target = _target(campaign, event_id)
@@ -633,8 +650,7 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
     if len(reason) > MAX_REASON:
         raise ActionError(f"The reason is at most {MAX_REASON} characters.")
     with transaction.atomic():
-        head = _lock(campaign.pk)
-        membership = _member(campaign.pk, user)
+        head, membership = _lock_as(campaign.pk, user)
         if not membership.is_gm:
             raise ActionError("Only the GM can void an event.")
         target = _target(campaign, event_id)
@@ -689,8 +705,7 @@ def session_started(campaign: Campaign, user) -> TableEvent:
     are free again; SER-10: the last session's session Assets expire, and the card
     names them)."""
     with transaction.atomic():
-        head = _lock(campaign.pk)
-        membership = _member(campaign.pk, user)
+        head, membership = _lock_as(campaign.pk, user)
         if not membership.is_gm:
             raise ActionError("Only the GM can start a new session.")
         number = (
