@@ -540,6 +540,20 @@ def keeps_up(run: dict) -> bool:
     return run["lost"] == 0 and (run["p99_ms"] or 1e9) <= CAPACITY_P99_MS
 
 
+def wait_until_idle(pids: list[int], limit: float = 60.0) -> None:
+    """Before a step: the servers have worked off what an earlier step that fell behind
+    left queued (rolls its sockets sent before closing), or that backlog would be
+    counted against this step."""
+    deadline = time.monotonic() + limit
+    before = sum(cpu_seconds(p) for p in pids)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = sum(cpu_seconds(p) for p in pids)
+        if now - before < 0.05 * 0.5 * len(pids):  # under 5 % of a core each
+            return
+        before = now
+
+
 def find_capacity(measure, start: float) -> tuple[dict | None, list[dict]]:
     """The highest load (rolls/s per campaign) a setup keeps up with (p99 ≤ 100 ms,
     nothing lost): raise it by a quarter while it keeps up, lower it while it does not,
@@ -599,6 +613,7 @@ def scale_out(args, workdir: Path) -> dict:
 
             def measure(rate: float, ports=ports, pids=pids) -> dict:
                 ids = [next(fresh) for _ in range(count)]
+                wait_until_idle(pids)
                 return asyncio.run(
                     run_load("rollcall", ports, ids, data["cookies"], rate, args.duration,
                              args.sockets, pids)
