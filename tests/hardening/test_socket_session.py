@@ -39,13 +39,18 @@ def new_session(user) -> str:
     return client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
-async def connect(campaign, session_key: str) -> WebsocketCommunicator:
+def communicator(campaign, session_key: str) -> WebsocketCommunicator:
+    """A table socket for this session, not yet connected."""
     headers = [
         (b"host", b"testserver"),
         (b"origin", b"http://testserver"),
         (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()),
     ]
-    comm = WebsocketCommunicator(application, f"/ws/campaign/{campaign.pk}/?last_seq=0", headers)
+    return WebsocketCommunicator(application, f"/ws/campaign/{campaign.pk}/?last_seq=0", headers)
+
+
+async def connect(campaign, session_key: str) -> WebsocketCommunicator:
+    comm = communicator(campaign, session_key)
     connected, _ = await comm.connect()
     assert connected
     await until_pong(comm)
@@ -136,12 +141,7 @@ async def test_logout_closes_that_sessions_sockets_in_every_campaign(people, pat
     await laptop_first.send_to(text_data=json.dumps({"type": "ping"}))
     assert await laptop_first.receive_nothing(timeout=0.2)
     # The logged-out session opens no new socket: 4401 after accept.
-    again = WebsocketCommunicator(
-        application,
-        f"/ws/campaign/{first.pk}/",
-        [(b"host", b"testserver"), (b"origin", b"http://testserver"),
-         (b"cookie", f"sessionid={laptop}".encode())],
-    )  # fmt: skip
+    again = communicator(first, laptop)
     assert (await again.connect())[0]
     code, _ = await close_code_within(again, 3.0, time.monotonic())
     assert code == consumers.CLOSE_NOT_LOGGED_IN
@@ -228,9 +228,7 @@ async def test_a_logout_during_the_handshake_still_closes_the_socket(people, pat
     client = Client()
     client.cookies[settings.SESSION_COOKIE_NAME] = laptop
     once_after_the_check(monkeypatch, lambda: client.post(reverse("logout")))
-    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver"),
-               (b"cookie", f"{settings.SESSION_COOKIE_NAME}={laptop}".encode())]  # fmt: skip
-    comm = WebsocketCommunicator(application, f"/ws/campaign/{first.pk}/?last_seq=0", headers)
+    comm = communicator(first, laptop)
     started = time.monotonic()
     assert (await comm.connect())[0]
     code, elapsed = await close_code_within(comm, LIMIT, started)
@@ -242,9 +240,7 @@ async def test_a_removal_during_the_handshake_still_closes_the_socket(people, pa
     gina, pete, first, second = people
     session = await new_session(pete)
     once_after_the_check(monkeypatch, Membership.objects.filter(campaign=first, user=pete).delete)
-    headers = [(b"host", b"testserver"), (b"origin", b"http://testserver"),
-               (b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode())]  # fmt: skip
-    comm = WebsocketCommunicator(application, f"/ws/campaign/{first.pk}/?last_seq=0", headers)
+    comm = communicator(first, session)
     started = time.monotonic()
     assert (await comm.connect())[0]
     code, elapsed = await close_code_within(comm, LIMIT, started)
