@@ -43,19 +43,13 @@ async def test_out_of_order_messages_are_released_in_order():
     assert [m["seq"] for m in socket.got] == [3, 4, 5]
 
 
-async def test_a_missing_predecessor_is_read_from_the_log(monkeypatch):
-    """A predecessor whose publish never came (Redis down, or its process died after
-    committing) is read from the log after the hold and sent first: no gap."""
+async def gap_held_past_the_hold(monkeypatch, read_log) -> tuple:
+    """A GM socket whose stream started at seq 0 is sent 3, then 2 (1 never comes), and
+    the hold passes; read_log stands in for reading the log. (hub, key, socket)"""
     from table import consumers
 
     monkeypatch.setattr(broadcast, "HOLD_SECONDS", 0.05)
-    reads = []
-
-    def from_log(campaign_id, audience, after, limit):
-        reads.append((campaign_id, audience, after))
-        return {"head": 3, "reload": None, "messages": [(1, "<p>1</p>"), (2, "<p>2</p>")]}
-
-    monkeypatch.setattr(consumers, "fetch_replay", from_log)
+    monkeypatch.setattr(consumers, "fetch_replay", read_log)
     hub = broadcast.Hub(asyncio.get_running_loop())
     socket = FakeSocket()
     key = (1, "gm")
@@ -64,6 +58,19 @@ async def test_a_missing_predecessor_is_read_from_the_log(monkeypatch):
     hub.deliver(key, msg(3, 2))
     hub.deliver(key, msg(2, 1))
     await asyncio.sleep(0.2)
+    return hub, key, socket
+
+
+async def test_a_missing_predecessor_is_read_from_the_log(monkeypatch):
+    """A predecessor whose publish never came (Redis down, or its process died after
+    committing) is read from the log after the hold and sent first: no gap."""
+    reads = []
+
+    def from_log(campaign_id, audience, after, limit):
+        reads.append((campaign_id, audience, after))
+        return {"head": 3, "reload": None, "messages": [(1, "<p>1</p>"), (2, "<p>2</p>")]}
+
+    hub, key, socket = await gap_held_past_the_hold(monkeypatch, from_log)
     assert [m["seq"] for m in socket.got] == [1, 2, 3]
     assert reads == [(1, "gm", 0)]  # once for the audience, from what it had
     hub.deliver(key, msg(1, 0))  # too late: already passed
@@ -72,22 +79,10 @@ async def test_a_missing_predecessor_is_read_from_the_log(monkeypatch):
 
 
 async def test_a_missing_predecessor_is_given_up_on_when_the_log_cannot_be_read(monkeypatch):
-    from table import consumers
-
-    monkeypatch.setattr(broadcast, "HOLD_SECONDS", 0.05)
-
     def unreachable(*args):
         raise RuntimeError("database unreachable")
 
-    monkeypatch.setattr(consumers, "fetch_replay", unreachable)
-    hub = broadcast.Hub(asyncio.get_running_loop())
-    socket = FakeSocket()
-    key = (1, "gm")
-    await hub.join(socket, key)
-    hub.prime(key, 0)
-    hub.deliver(key, msg(3, 2))
-    hub.deliver(key, msg(2, 1))
-    await asyncio.sleep(0.2)
+    _, _, socket = await gap_held_past_the_hold(monkeypatch, unreachable)
     assert [m["seq"] for m in socket.got] == [2, 3]  # the client catches up on resume
 
 
