@@ -12,6 +12,7 @@ from campaigns import services
 from campaigns.models import Campaign, Membership, Role
 from sheets.models import Counter, Sheet, Trait
 from table import actions as table_actions
+from table import broadcast
 
 
 class QueuedFaces(random.Random):
@@ -186,3 +187,15 @@ def table_for(gm, player, observer, outsider, other_player):
         return Table(system, gm, player, observer, outsider, other_player)
 
     return make
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """Every fragment sent over the campaign sockets, (campaign, html, audience); no
+    real fan-out."""
+    sent = []
+    monkeypatch.setattr(
+        broadcast, "send_html", lambda campaign, html, to="all": sent.append((campaign, html, to))
+    )
+    monkeypatch.setattr(broadcast, "publish", lambda *args, **kwargs: None)
+    return sent

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from rules.registry import SYSTEMS
-from table import actions, broadcast
+from table import actions
 from table.export import verify
 from table.models import TableEvent
 from table.rendering import render_event_html
@@ -16,17 +16,6 @@ from table.state import TABLE_ACTIONS
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture
-def published(monkeypatch):
-    """Every fragment sent over the campaign sockets: (campaign, html, to)."""
-    sent = []
-    monkeypatch.setattr(
-        broadcast, "send_html", lambda campaign, html, to="all": sent.append((campaign, html, to))
-    )
-    monkeypatch.setattr(broadcast, "publish", lambda *args, **kwargs: None)  # no real fan-out
-    return sent
 
 
 def give(t, amount, user=None, sheet=None):

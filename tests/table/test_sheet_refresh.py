@@ -5,7 +5,7 @@ sheet pages over the campaign socket once the action commits (sheets.live)."""
 import pytest
 from asgiref.sync import sync_to_async
 
-from table import actions, broadcast
+from table import actions
 
 from .page_fixtures import fresh_cards  # noqa: F401  (cards are cached by pk; pks are reused)
 from .sockets import messages, open_socket
@@ -14,17 +14,6 @@ pytestmark = pytest.mark.django_db
 
 FIGHTIN = {"die": "d10", "trait": "Fightin'", "group": "stylins"}
 LOYALTY = {"die": "d8", "trait": "Loyalty", "group": "values"}
-
-
-@pytest.fixture
-def published(monkeypatch):
-    """Every fragment sent over the campaign sockets: (campaign, html, audience)."""
-    sent = []
-    monkeypatch.setattr(
-        broadcast, "send_html", lambda campaign, html, to="all": sent.append((campaign, html, to))
-    )
-    monkeypatch.setattr(broadcast, "publish", lambda *args, **kwargs: None)  # no real fan-out
-    return sent
 
 
 def counter_sync(sheet, key: str) -> str:
