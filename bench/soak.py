@@ -46,12 +46,11 @@ from bench.table_load import (  # noqa: E402
     Room,
     build_database,
     connect,
-    count_missing,
     cpu_seconds,
     measured,
     reader,
-    resume_missing,
     start_daphne,
+    wind_up,
 )
 from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 
@@ -186,13 +185,7 @@ async def soak(
     latencies.sort()
     deliveries = sum(measured(room, seen) for room in rooms.values() for seen in room.seen)
     gaps_before = expected - deliveries
-    await resume_missing(rooms.values(), wait=5 if gaps_before else 0)
-    lost = count_missing(rooms.values())
-    for room in rooms.values():
-        for ws in room.sockets:
-            await ws.close()
-    for task in readers:
-        task.cancel()
+    lost = await wind_up(rooms.values(), readers, wait=5 if gaps_before else 0)
 
     def pct(p: float) -> float | None:
         if not latencies:

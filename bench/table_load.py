@@ -428,13 +428,7 @@ async def run_load(
         measured(room, seen) for room in rooms.values() for seen in room.seen
     )
 
-    await resume_missing(rooms.values(), kind, wait=2 if gaps_before else 0)
-    lost = count_missing(rooms.values())
-    for room in rooms.values():
-        for ws in room.sockets:
-            await ws.close()
-    for task in readers:
-        task.cancel()
+    lost = await wind_up(rooms.values(), readers, kind, wait=2 if gaps_before else 0)
     latencies.sort()
 
     def pct(p: float) -> float | None:
@@ -468,6 +462,19 @@ async def resume_missing(rooms, kind: str = "rollcall", wait: float = 2) -> None
                 await ws.send(message if kind == "rollcall" else f"resume {last}")
     if wait:
         await asyncio.sleep(wait)
+
+
+async def wind_up(rooms, readers, kind: str = "rollcall", wait: float = 2) -> int:
+    """After a run: replays for whatever is missing, then every socket closed; the
+    (socket, seq) pairs still missing."""
+    await resume_missing(rooms, kind, wait)
+    lost = count_missing(rooms)
+    for room in rooms:
+        for ws in room.sockets:
+            await ws.close()
+    for task in readers:
+        task.cancel()
+    return lost
 
 
 def count_missing(rooms) -> int:
