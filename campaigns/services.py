@@ -6,6 +6,8 @@ locked, and raises CampaignError with a message for the user when it refuses.
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -90,8 +92,15 @@ def regenerate_invite(campaign: Campaign, invite_id: int, user) -> Invite:
     return create_invite(campaign, user, old.role)
 
 
+# What Invite tokens are made of (secrets.token_urlsafe). Anything else is no invite's,
+# and is not sent to the database: PostgreSQL refuses text holding a NUL byte.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def find_invite(token: str) -> Invite:
-    invite = Invite.objects.select_related("campaign").filter(token=token).first()
+    invite = None
+    if TOKEN.fullmatch(token):
+        invite = Invite.objects.select_related("campaign").filter(token=token).first()
     if invite is None:
         raise CampaignError(
             "This invite link is not valid. Check that you copied all of it, "
