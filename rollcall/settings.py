@@ -116,6 +116,22 @@ if DATABASE_URL:
             DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 0), conn_health_checks=True
         )
     }
+    # PostgreSQL connections come from a pool in each process: each HTTP request runs in
+    # a thread of its own, and without a pool each one opened (and at its end closed) a
+    # connection of its own, a new server process with cold caches (docs/deploy.md).
+    # DB_POOL_MAX=0 turns it off (behind PgBouncer, say); so does CONN_MAX_AGE > 0,
+    # which Django does not combine with a pool.
+    POOL_MAX = env_int("DB_POOL_MAX", 10)
+    if (
+        DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+        and POOL_MAX > 0
+        and DATABASES["default"]["CONN_MAX_AGE"] == 0
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(env_int("DB_POOL_MIN", 2), POOL_MAX),
+            "max_size": POOL_MAX,
+            "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        }
 else:
     DATABASES = {
         "default": {

@@ -179,13 +179,23 @@ def parse_message(data: object) -> dict[str, Any]:
 # --------------------------------------------------------------------------- database work
 
 
+IDLE_CHECK_SECONDS = 30.0  # a connection unused this long is checked before it is used
+
+
 def _keep_connections() -> None:
     """Keep this thread's database connections between messages; close broken ones.
 
     Reopening a SQLite connection (and checkpointing its WAL on close) for every
-    message would cost several times what a roll does."""
+    message would cost several times what a roll does. A kept connection that sat idle
+    may have been dropped meanwhile (a database restart, a firewall's idle timeout):
+    one round trip finds out before an action relies on it, or that action would fail."""
+    now = time.monotonic()
     for conn in connections.all(initialized_only=True):
-        if conn.connection is not None and conn.errors_occurred:
+        if conn.connection is None:
+            continue
+        idle = now - getattr(conn, "table_last_used", now)
+        conn.table_last_used = now
+        if conn.errors_occurred or idle >= IDLE_CHECK_SECONDS:
             if conn.is_usable():
                 conn.errors_occurred = False
             else:

@@ -1,5 +1,6 @@
 """Settings: embedded by default, strict in production."""
 
+import json
 import os
 import subprocess
 import sys
@@ -58,6 +59,40 @@ def test_database_follows_environment():
     assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
     assert "busy_timeout" in db["OPTIONS"]["init_command"]
+
+
+def database_settings(**env) -> dict:
+    """settings.DATABASES["default"] as a fresh process builds it from `env` (no connection
+    is made)."""
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        "print(json.dumps(settings.DATABASES['default'], default=str))"
+    )
+    clean = {k: v for k, v in os.environ.items() if k not in {"CONN_MAX_AGE", "DB_POOL_MAX"}}
+    clean.update(env, DJANGO_SETTINGS_MODULE="rollcall.settings")
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+POSTGRES = "postgres://rollcall@db.example:5432/rollcall"
+
+
+@pytest.mark.parametrize(
+    "env, pool",
+    [
+        ({}, {"min_size": 2, "max_size": 10, "timeout": 10}),
+        ({"DB_POOL_MAX": "4", "DB_POOL_MIN": "1"}, {"min_size": 1, "max_size": 4, "timeout": 10}),
+        ({"DB_POOL_MAX": "0"}, None),  # behind PgBouncer, say
+        ({"CONN_MAX_AGE": "60"}, None),  # persistent connections instead; Django has no both
+    ],
+)
+def test_postgresql_connections_are_pooled_unless_turned_off(env, pool):
+    db = database_settings(DATABASE_URL=POSTGRES, **env)
+    assert db["OPTIONS"].get("pool") == pool
+    assert db["CONN_HEALTH_CHECKS"] is True
 
 
 def test_channel_layer_follows_environment():

@@ -127,10 +127,19 @@ class Proxy:
         self.fired.append("cut")
 
     def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.server.close)
-        self.loop.call_soon_threadsafe(self._cut_all)
+        asyncio.run_coroutine_threadsafe(self._shut(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+
+    async def _shut(self) -> None:
+        """Stop listening, cut every link and end every connection's task, so none is
+        left pending when the loop stops (a pool may be reconnecting right then)."""
+        self.server.close()
+        self._cut_all()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def terminate_backends(cluster) -> int:

@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SEQ = re.compile(r'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
+GOONS = {"die": "d8", "trait": "Goons", "group": "situation"}
 
 
 def race(workers: int, job) -> list:
@@ -155,3 +156,60 @@ def test_two_daphne_processes_deliver_every_roll_in_the_same_order(table_for, tw
     seen_a, seen_b = asyncio.run(main())
     assert seen_a == seen_b == list(range(1, rolls + 1))
     assert verify(t.campaign).ok
+
+
+def test_postgresql_connections_come_from_a_pool():
+    """Each HTTP request runs in a thread of its own and closes its connection when it
+    ends: without a pool, every request started a new server process."""
+    pool = connection.pool
+    assert pool is not None, settings.DATABASES["default"].get("OPTIONS")
+    client = Client()
+    for _ in range(3):  # opens the pool and its first connections
+        assert client.get("/accounts/login/").status_code == 200
+    opened = pool.get_stats()["connections_num"]
+    for _ in range(20):
+        assert client.get("/accounts/login/").status_code == 200
+    assert pool.get_stats()["connections_num"] == opened
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]
+
+
+def _terminate(pid: int) -> None:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    finally:
+        connection.close()
+
+
+async def test_a_connection_dropped_while_idle_is_replaced_before_the_next_roll(
+    table_for, monkeypatch
+):
+    """A database restart or a firewall's idle timeout drops the socket's kept connection
+    while the table is quiet: the next roll is made, not refused."""
+    from asgiref.sync import sync_to_async
+
+    from table import consumers
+
+    from .sockets import messages, open_socket, send, seqs
+
+    t = await sync_to_async(table_for)("serenity")
+    roll = {"type": "act", "action": "roll", "request": {"pool": [GOONS]}}
+    gm, connected, _ = await open_socket(t.gm, t.campaign)
+    assert connected
+    await send(gm, roll)
+    assert seqs(await messages(gm, 1)) == [1]
+
+    kept = await consumers._db(_backend_pid)()
+    await sync_to_async(_terminate, thread_sensitive=False)(kept)
+    monkeypatch.setattr(consumers, "IDLE_CHECK_SECONDS", 0.0)  # as if quiet for a while
+    await send(gm, roll)
+    received = await messages(gm, 1)
+    assert seqs(received) == [2], received
+    assert not any('data-kind="error"' in text for text in received), received
+    assert await consumers._db(_backend_pid)() != kept
+    await gm.disconnect()
