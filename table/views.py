@@ -9,8 +9,11 @@ the message next to it, and nothing changed.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -192,16 +195,52 @@ def _target(campaign: Campaign, data: Mapping, state: Mapping) -> int | None:
     return scene_target(campaign, state)
 
 
-def _build(campaign: Campaign, sheet: Sheet, data: Mapping, state: Mapping) -> pools.Pool:
+def _build(
+    campaign: Campaign,
+    sheet: Sheet,
+    data: Mapping,
+    state: Mapping,
+    inputs: BuilderInputs | None = None,
+) -> pools.Pool:
+    inputs = inputs or builder_inputs(campaign, sheet, state)
     traits = list(Trait.objects.filter(sheet=sheet).select_related("parent", "link"))
     return pools.build(
         campaign.system,
         traits,
         data,
-        counters=counters_of(sheet),
+        counters=inputs.counters,
         character=sheet.name,
+        target=inputs.target,
+        table_assets=inputs.assets,
+    )
+
+
+@dataclass(frozen=True)
+class BuilderInputs:
+    """What a pool builder shows from the table rather than from the sheet's traits: it
+    goes stale when any of it changes (another member's action), and the page asks
+    (`?depends=`) whether it has."""
+
+    assets: list[tuple[str, str, str]]
+    counters: dict[str, int]
+    target: int | None
+    contest: dict[str, Any] | None
+
+    def key(self) -> str:
+        text = json.dumps(
+            [self.assets, sorted(self.counters.items()), self.target, self.contest],
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def builder_inputs(campaign: Campaign, sheet: Sheet, state: Mapping) -> BuilderInputs:
+    return BuilderInputs(
+        assets=table_assets(campaign, state),
+        counters=counters_of(sheet),
         target=scene_target(campaign, state),
-        table_assets=table_assets(campaign, state),
+        contest=open_contest(state),
     )
 
 
@@ -242,10 +281,12 @@ def builder_context(
     message: str = "",
     error: str = "",
 ) -> dict[str, Any]:
-    pool = _build(campaign, sheet, data, state)
+    inputs = builder_inputs(campaign, sheet, state)
+    pool = _build(campaign, sheet, data, state, inputs)
     target = _target(campaign, data, state)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
+        "depends": inputs.key(),
         "campaign": campaign,
         "membership": membership,
         "sheet": sheet,
@@ -277,6 +318,11 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     data = request.POST if request.method == "POST" else request.GET
     state = scene_state(campaign, membership)
+    if request.method == "GET" and "depends" in data:
+        # The page asks after another member's action: 204 if what this builder shows
+        # from the table is unchanged, 200 if it should re-render itself.
+        current = builder_inputs(campaign, sheet, state).key()
+        return HttpResponse(status=204 if data["depends"] == current else 200)
     context = builder_context(campaign, membership, sheet, data, state)
     return render(request, "table/page.html#pool-builder", context)
 

@@ -84,12 +84,39 @@
     refreshPanel();
   });
 
+  // A pool builder shows what the table holds besides the sheet's traits (scene and
+  // session Assets, the difficulty or the contest's standing its odds are against, the
+  // character's points). After another member's action, each builder asks whether that
+  // changed (its data-depends key; 204: unchanged) and, if so, re-renders itself the way
+  // a click does, keeping what is picked. A builder with a roll out is left alone: the
+  // roll's answer replaces it.
+  var builderTimer = null;
+
+  function checkBuilders() {
+    clearTimeout(builderTimer);
+    builderTimer = setTimeout(function () {
+      document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
+        var url = builder.getAttribute("data-check-url") + "?depends=" +
+          encodeURIComponent(builder.getAttribute("data-depends"));
+        fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
+          var form = builder.isConnected ? builder.querySelector("form") : null;
+          if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
+            htmx.trigger(form, "change");
+          }
+        }).catch(function () { /* offline: the next event asks again */ });
+      });
+    }, 150);
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     // Keep the newest seq on the log itself: cards can be replaced or voided in place.
     var log = document.getElementById("log");
     if (log) { log.setAttribute("data-last-seq", String(lastSeq())); }
     var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
-    if (text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) { refreshPanel(); }
+    if (text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) {
+      refreshPanel();
+      checkBuilders();
+    }
   });
 
   // Answers can cross: a scene panel older than the one shown (its data-seq, the newest

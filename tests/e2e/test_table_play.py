@@ -228,6 +228,9 @@ def _give_plot_point(pages, table, system, now: int) -> None:
         form.locator("button[type=submit]").click()
     assert f"Ace gets 1 plot point (now {now})" in answer.value.text(), answer.value.text()
     _plot_points(pages, table, system, "alice", now)
+    # Ace's open pool builder re-renders itself with the points she now holds, unclicked.
+    builder = pages["alice"].locator(_builder(table, system, "alice"))
+    expect(builder).to_contain_text(f"({now} held)")
 
 
 def _contest(pages, table, system) -> None:
