@@ -121,12 +121,21 @@ def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
     )
 
 
+def changes_nothing(event: TableEvent) -> bool:
+    """An action that changed no state: no counter, die, flag, scene or session state
+    (its void plan, table.undo.record, is empty). The page then re-reads neither the
+    scene panel nor its pool builders for it (static/js/table.js): most rolls are such,
+    and each of those re-reads costs every connected member an HTTP request."""
+    return event.kind == Kind.ACTION and event.undo == {"v": 1}
+
+
 def event_message(event: TableEvent, audience: str) -> str:
     """What the socket sends for a new event: its card goes first in #log (newest
     first); a reveal or void also replaces the earlier card where this audience
     already shows it."""
+    quiet = " data-quiet" if changes_nothing(event) else ""
     parts = [
-        f'<template hx-swap-oob="afterbegin:#log" data-seq="{event.seq}">'
+        f'<template hx-swap-oob="afterbegin:#log" data-seq="{event.seq}"{quiet}>'
         f"{card_html(event, audience)}</template>"
     ]
     target = _target(event, audience)

@@ -113,11 +113,21 @@
     var log = document.getElementById("log");
     if (log) { log.setAttribute("data-last-seq", String(lastSeq())); }
     var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
-    if (text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) {
+    if ((text.indexOf("data-seq") >= 0 || text.indexOf("sheet-sync") >= 0) && !changesNothing(text)) {
       refreshPanel();
       checkBuilders();
     }
   });
+
+  // Events marked data-quiet changed no state (table/rendering.py, changes_nothing):
+  // a message of only those leaves the scene panel and the builders as they are.
+  var NEW_EVENT = /<template hx-swap-oob="afterbegin:#log" data-seq="\d+"[^>]*>/g;
+
+  function changesNothing(text) {
+    if (text.indexOf("sheet-sync") >= 0) { return false; }
+    var events = text.match(NEW_EVENT) || [];
+    return events.length > 0 && events.every(function (tag) { return tag.indexOf(" data-quiet") >= 0; });
+  }
 
   // Answers can cross: a scene panel older than the one shown (its data-seq, the newest
   // event it reflects) is not swapped in over it.

@@ -297,9 +297,20 @@ def _socket_outage(pages, table, system) -> None:
     bob.evaluate("() => window.rollcallSocket.close(4000)")
     expect(bob.locator("#socket-status")).to_have_attribute("data-state", "reconnecting")
     builder = _builder(table, system, "alice")
+    gm, reads = pages["gm"], []
+
+    def read(request) -> None:
+        if re.search(r"/table/(scene|pool/\d+)/(\?|$)", request.url) and request.method == "GET":
+            reads.append(request.url)
+
+    gm.on("request", read)
     missed = [_roll(alice, builder), _roll(alice, builder)]
     for seq in missed:
         expect(bob.locator(f"#event-{seq}")).to_have_count(0)
+        expect(gm.locator(f"#event-{seq}")).to_be_attached()
+    gm.wait_for_timeout(600)  # the page's re-reads follow an event by 150 ms
+    gm.remove_listener("request", read)
+    assert reads == [], "plain rolls change nothing the panel or a builder shows"
     bob.context.set_offline(False)
     # the socket extension retries with a growing, jittered delay (at most 8 s here)
     expect(bob.locator("#socket-status")).to_have_attribute("data-state", "live", timeout=20_000)
