@@ -23,6 +23,7 @@ def get_campaign_for_user(user, campaign_id: int) -> tuple[Campaign, Membership]
     )
     if membership is None:
         raise Http404("No such campaign")
+    membership.user = user  # the one asking: reading membership.user needs no query
     return membership.campaign, membership
 
 

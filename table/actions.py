@@ -10,8 +10,8 @@ API (stable; the table page calls it):
     reveal(campaign, user, event_id) -> TableEvent
     void(campaign, user, event_id, reason) -> TableEvent
     session_started(campaign, user) -> TableEvent
-    scene_state(campaign, user=None) -> dict
-    session_state(campaign, user=None) -> dict
+    scene_state(campaign, user=None, *, membership=None) -> dict
+    session_state(campaign, user=None, *, membership=None) -> dict
     visible_events(campaign, user, *, after_seq=0, limit=None) -> list[TableEvent]
     last_seq(campaign, user) -> int
     audience_of(membership) -> "gm" | "players"
@@ -162,8 +162,23 @@ def last_seq(campaign: Campaign, user) -> int:
     return head.last_seq if audience == GM_AUDIENCE else head.last_public_seq
 
 
-def scene_state(campaign: Campaign, user=None) -> dict[str, Any]:
-    """The active scene and what is kept for it, as `user` may see it.
+def _reader(campaign: Campaign, user, membership: Membership | None) -> Membership:
+    """The reading user's membership: the one the caller already read for this campaign
+    and user (a view's permission check), or read now; refused for non-members."""
+    if (
+        membership is None
+        or membership.campaign_id != campaign.pk
+        or (user is not None and membership.user_id != user.pk)
+    ):
+        membership = membership_of(campaign, user)
+    if membership is None:
+        raise ActionError("You are not a member of this campaign.")
+    return membership
+
+
+def scene_state(campaign: Campaign, user=None, *, membership=None) -> dict[str, Any]:
+    """The active scene and what is kept for it, as `user` may see it (`membership`:
+    the user's, when the caller has read it already).
 
     Without a user, the GM's view. Keys of "state" (each present once used):
     trouble_pool, contests, complications, useful_details, assets, held_hitches,
@@ -171,11 +186,8 @@ def scene_state(campaign: Campaign, user=None) -> dict[str, Any]:
     side_stress, shut_down, concerted_effort_used.
     """
     gm = True
-    if user is not None:
-        membership = membership_of(campaign, user)
-        if membership is None:
-            raise ActionError("You are not a member of this campaign.")
-        gm = membership.is_gm
+    if user is not None or membership is not None:
+        gm = _reader(campaign, user, membership).is_gm
     scene = campaign.active_scene
     if scene is None:
         return {"scene": None, "state": {}, "version": 0}
@@ -188,13 +200,13 @@ def scene_state(campaign: Campaign, user=None) -> dict[str, Any]:
     }
 
 
-def session_state(campaign: Campaign, user=None) -> dict[str, Any]:
+def session_state(campaign: Campaign, user=None, *, membership=None) -> dict[str, Any]:
     """What lasts the play session under way, across its scenes: {"session": its number
     (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
     "version"}. SER-10 session Assets are public (only a public event promotes one), so
     every member sees the same."""
-    if user is not None and membership_of(campaign, user) is None:
-        raise ActionError("You are not a member of this campaign.")
+    if user is not None or membership is not None:
+        _reader(campaign, user, membership)
     row = SessionState.objects.filter(campaign_id=campaign.pk).first()
     if row is None:
         number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START)

@@ -115,14 +115,14 @@ def sheet_for_builder(campaign: Campaign, membership: Membership, user, sheet_id
 
 def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     """What the active scene keeps, as this member may see it (table.actions.scene_state)."""
-    snapshot = _actions().scene_state(campaign, membership.user)
+    snapshot = _actions().scene_state(campaign, membership.user, membership=membership)
     state = snapshot.get("state") if isinstance(snapshot, Mapping) else None
     return dict(state) if isinstance(state, Mapping) else {}
 
 
 def session_assets(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     """SER-10: the session Assets, which last across scenes until the next session_start."""
-    snapshot = _actions().session_state(campaign, membership.user)
+    snapshot = _actions().session_state(campaign, membership.user, membership=membership)
     assets = (snapshot.get("state") or {}).get("assets")
     return dict(assets) if isinstance(assets, Mapping) else {}
 

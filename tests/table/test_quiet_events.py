@@ -51,3 +51,24 @@ def test_reveals_are_never_quiet(table_for):
     shown = reveal(t.campaign, t.gm, secret.pk)
     assert changes_nothing(secret) and not changes_nothing(shown)
     assert not quiet_in_message(shown)
+
+
+def test_the_re_reads_after_an_event_stay_lean(
+    table_for, client_for, django_assert_max_num_queries
+):
+    """What every member's page asks after an event that changed state: the scene panel
+    and each builder's check read the membership once (the view's permission check) and
+    the user never again."""
+    from django.urls import reverse
+
+    t = table_for("serenity")
+    t.start_scene()
+    t.perform(t.gm, "roll", {"pool": [GOONS]})
+    client = client_for(t.player)
+    panel = reverse("table_scene", args=[t.campaign.pk])
+    check = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    client.get(panel)
+    with django_assert_max_num_queries(12):  # 15 when each helper read its own
+        assert client.get(panel).status_code == 200
+    with django_assert_max_num_queries(9):
+        assert client.get(check, {"depends": "0" * 16}).status_code == 200
