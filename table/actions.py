@@ -176,7 +176,9 @@ def _reader(campaign: Campaign, user, membership: Membership | None) -> Membersh
     return membership
 
 
-def scene_state(campaign: Campaign, user=None, *, membership=None) -> dict[str, Any]:
+def scene_state(
+    campaign: Campaign, user=None, *, membership: Membership | None = None
+) -> dict[str, Any]:
     """The active scene and what is kept for it, as `user` may see it (`membership`:
     the user's, when the caller has read it already).
 
@@ -200,7 +202,9 @@ def scene_state(campaign: Campaign, user=None, *, membership=None) -> dict[str, 
     }
 
 
-def session_state(campaign: Campaign, user=None, *, membership=None) -> dict[str, Any]:
+def session_state(
+    campaign: Campaign, user=None, *, membership: Membership | None = None
+) -> dict[str, Any]:
     """What lasts the play session under way, across its scenes: {"session": its number
     (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
     "version"}. SER-10 session Assets are public (only a public event promotes one), so
