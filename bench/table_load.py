@@ -29,11 +29,12 @@ rate limit (TABLE_SOCKET_RATE): one socket per campaign sends every roll.
 BENCH_DAPHNE=/path/to/executable runs another server command (a profiling wrapper).
 
 --services measures scale-out instead, on a fresh PostgreSQL database and Redis: the
-capacity of ONE server process, then of TWO (each campaign's sockets alternating
+capacity of ONE server process and of TWO (each campaign's sockets alternating
 between them, so every card crosses Redis), where capacity is the most deliveries per
 second a setup carries while the 125 × 8 rooms keep p99 ≤ 100 ms with nothing lost.
 Each setup is stepped through offered loads (up by a quarter while it keeps up, then
-halving the interval), each step on fresh campaigns; the figure is the ratio of the two
+halving the interval), each step on fresh campaigns, the two setups' steps alternating
+(a machine whose speed drifts weighs on both alike); the figure is the ratio of the two
 capacities (target ≥ 1.6), with the peak deliveries seen at any step beside it.
 """
 
@@ -561,39 +562,50 @@ def wait_until_idle(pids: list[int], limit: float = 60.0) -> None:
         before = now
 
 
-def find_capacity(measure, start: float) -> tuple[dict | None, list[dict]]:
+class CapacitySearch:
     """The highest load (rolls/s per campaign) a setup keeps up with (p99 ≤ 100 ms,
-    nothing lost): raise it by a quarter while it keeps up, lower it while it does not,
-    then halve the interval. measure(rate) runs one window on fresh campaigns."""
-    runs: list[dict] = []
-    best = failed = None
-    rate = start
-    while len(runs) < CAPACITY_STEPS:
-        run = {"offered_rolls_per_s_per_campaign": round(rate, 3), **measure(rate)}
+    nothing lost), one step at a time: raise it by a quarter while it keeps up, lower it
+    while it does not, then halve the interval. Steps of two searches can alternate."""
+
+    def __init__(self, start: float) -> None:
+        self.rate = start
+        self.runs: list[dict] = []
+        self.best: dict | None = None
+        self.failed: float | None = None
+        self.done = False
+
+    def record(self, measured: dict) -> None:
+        rate = self.rate
+        run = {"offered_rolls_per_s_per_campaign": round(rate, 3), **measured}
         run["kept_up"] = keeps_up(run)
-        runs.append(run)
+        self.runs.append(run)
         if run["kept_up"]:
-            best = run if best is None or rate > best["offered_rolls_per_s_per_campaign"] else best
-        elif failed is None or rate < failed:
-            failed = rate
-        if best is None:
-            rate /= 1.25
-            continue
-        kept = best["offered_rolls_per_s_per_campaign"]
-        if failed is None:
-            rate = kept * 1.25
-        elif failed / kept <= 1 + CAPACITY_PRECISION:
-            break
+            if self.best is None or rate > self.best["offered_rolls_per_s_per_campaign"]:
+                self.best = run
+        elif self.failed is None or rate < self.failed:
+            self.failed = rate
+        if len(self.runs) >= CAPACITY_STEPS:
+            self.done = True
+        elif self.best is None:
+            self.rate = rate / 1.25
         else:
-            rate = (kept * failed) ** 0.5
-    return best, runs
+            kept = self.best["offered_rolls_per_s_per_campaign"]
+            if self.failed is None:
+                self.rate = kept * 1.25
+            elif self.failed / kept <= 1 + CAPACITY_PRECISION:
+                self.done = True
+            else:
+                self.rate = (kept * self.failed) ** 0.5
 
 
 def scale_out(args, workdir: Path) -> dict:
     """Capacity on one and on two server processes sharing PostgreSQL and Redis (a fresh
     database on the server of DATABASE_URL, dropped after; REDIS_URL): the most
     deliveries per second each setup carries within the latency bound, found by
-    stepping the offered load, each step on fresh campaigns."""
+    stepping the offered load, each step on fresh campaigns. All three servers run
+    throughout and the two setups' steps alternate, so a machine whose speed drifts
+    during the run weighs on both alike (an idle server costs nothing: it has no
+    sockets, so no subscriptions)."""
     from bench.soak import drop_database, fresh_database, spread_campaign_ids
 
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
@@ -603,49 +615,48 @@ def scale_out(args, workdir: Path) -> dict:
     os.environ["DATABASE_URL"] = url
     services = {"DATABASE_URL": url, "REDIS_URL": redis_url}
     count = args.campaigns or 125
-    found: dict[int, tuple[dict | None, list[dict]]] = {}
+    start = args.rate or 1.2
+    searches = {1: CapacitySearch(start), 2: CapacitySearch(start * 1.25)}
+    servers: list[subprocess.Popen] = []
     try:
         spread_campaign_ids()
         data = build_database(workdir / "unused.sqlite3", 2 * CAPACITY_STEPS * count)
         fresh = iter(data["campaigns"])
-        start = args.rate or 1.2
-        for processes in (1, 2):
-            ports = [free_port() for _ in range(processes)]
-            servers = [
-                start_daphne(workdir / "unused.sqlite3", port, workdir / f"{port}.log",
-                             args.server, services)
-                for port in ports
-            ]  # fmt: skip
-            pids = [server.pid for server in servers]
-
-            def measure(rate: float, ports=ports, pids=pids) -> dict:
-                ids = [next(fresh) for _ in range(count)]
-                wait_until_idle(pids)
-                return asyncio.run(
-                    run_load("rollcall", ports, ids, data["cookies"], rate, args.duration,
-                             args.sockets, pids)
+        ports = {processes: [free_port() for _ in range(processes)] for processes in searches}
+        pids: dict[int, list[int]] = {}
+        for processes, setup_ports in ports.items():
+            for port in setup_ports:
+                servers.append(
+                    start_daphne(workdir / "unused.sqlite3", port, workdir / f"{port}.log",
+                                 args.server, services)
                 )  # fmt: skip
-
-            try:
-                for port, server in zip(ports, servers, strict=True):
-                    wait_for_port(port, server, timeout=30)
-                found[processes] = find_capacity(measure, start)
-            finally:
-                for server in servers:
-                    server.terminate()
-                for server in servers:
-                    server.wait(10)
-            best = found[processes][0]
-            if best is not None:  # two processes carry at least what one did
-                start = best["offered_rolls_per_s_per_campaign"] * 1.25
+                wait_for_port(port, servers[-1], timeout=30)
+            pids[processes] = [server.pid for server in servers[-processes:]]
+        every_pid = [server.pid for server in servers]
+        while not all(search.done for search in searches.values()):
+            for processes, search in searches.items():
+                if search.done:
+                    continue
+                ids = [next(fresh) for _ in range(count)]
+                wait_until_idle(every_pid)
+                search.record(
+                    asyncio.run(
+                        run_load("rollcall", ports[processes], ids, data["cookies"],
+                                 search.rate, args.duration, args.sockets, pids[processes])
+                    )
+                )  # fmt: skip
     finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
         from django.db import connections
 
         connections.close_all()
         drop_database(database_url, name)
 
     def summary(processes: int) -> dict:
-        best, runs = found[processes]
+        best, runs = searches[processes].best, searches[processes].runs
         return {
             "capacity_delivered_per_s": best and best["delivered_per_s"],
             "capacity_rolls_per_s": best and best["rolls_per_s"],
