@@ -24,6 +24,7 @@ from django.template import engines
 from django.utils.html import escape
 
 from .models import Kind, TableEvent, Visibility
+from .undo import changed_nothing
 
 EVENT_TEMPLATE = "table/event.html"
 GM = "gm"
@@ -126,7 +127,7 @@ def changes_nothing(event: TableEvent) -> bool:
     (its void plan, table.undo.record, is empty). The page then re-reads neither the
     scene panel nor its pool builders for it (static/js/table.js): most rolls are such,
     and each of those re-reads costs every connected member an HTTP request."""
-    return event.kind == Kind.ACTION and event.undo == {"v": 1}
+    return event.kind == Kind.ACTION and changed_nothing(event.undo)
 
 
 def event_message(event: TableEvent, audience: str) -> str:

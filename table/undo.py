@@ -175,6 +175,15 @@ def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
 # --------------------------------------------------------------------------- recording
 
 
+# The plan of an action that changed nothing a void would give back. Every new action
+# has at least this; a plan without "v" is an older event's.
+NOTHING: dict[str, Any] = {"v": 1}
+
+
+def changed_nothing(plan: Mapping[str, Any]) -> bool:
+    return plan == NOTHING
+
+
 def record(
     effects: list[dict[str, Any]],
     state: list[dict[str, Any]],
@@ -193,7 +202,7 @@ def record(
             flags.append({k: effect[k] for k in ("sheet", "group", "trait", "flag")})
         elif "trait" in effect and "to" in effect:
             dice.append({k: effect[k] for k in ("sheet", "group", "trait", "from", "to")})
-    out: dict[str, Any] = {"v": 1}  # set on every new action: an empty plan means "older"
+    out: dict[str, Any] = dict(NOTHING)
     counters = [{"sheet": s, "counter": k, "delta": d} for (s, k), d in deltas.items() if d]
     if counters:
         out["counters"] = counters
