@@ -298,7 +298,7 @@ def builder_context(
         "error": error,
         "uni_kinds": pools.UNI_KINDS,
         "uni_difficulties": pools.UNI_DIFFICULTIES,
-        "contest": open_contest(state),
+        "contest": inputs.contest,
         "is_gm": membership.is_gm,
     }
 
