@@ -23,7 +23,15 @@
 
   var retry = 0;
   var reconnectTimer = null;
-  var refreshTimer = null;
+
+  // Run `fn` once, 150 ms after the last of a burst of calls (events come in bursts).
+  function debounced(fn) {
+    var timer = null;
+    return function () {
+      clearTimeout(timer);
+      timer = setTimeout(fn, 150);
+    };
+  }
 
   // Keep a handle on the live socket (htmx's documented factory hook), for the console.
   if (window.htmx) {
@@ -36,14 +44,11 @@
 
   // The scene panel is re-read through its own permission-checked GET after each event,
   // so points, stress, the Trouble Pool and contests change live for everyone.
-  function refreshPanel() {
-    clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(function () {
-      var panel = document.getElementById("scene-panel");
-      var url = panel && panel.getAttribute("data-refresh-url");
-      if (url && window.htmx) { htmx.ajax("GET", url, { target: "#scene-panel", swap: "outerHTML" }); }
-    }, 150);
-  }
+  var refreshPanel = debounced(function () {
+    var panel = document.getElementById("scene-panel");
+    var url = panel && panel.getAttribute("data-refresh-url");
+    if (url && window.htmx) { htmx.ajax("GET", url, { target: "#scene-panel", swap: "outerHTML" }); }
+  });
 
   document.addEventListener("htmx:wsConnecting", function () {
     setStatus("connecting", "Connecting…");
@@ -90,23 +95,18 @@
   // changed (its data-depends key; 204: unchanged) and, if so, re-renders itself the way
   // a click does, keeping what is picked. A builder with a roll out is left alone: the
   // roll's answer replaces it.
-  var builderTimer = null;
-
-  function checkBuilders() {
-    clearTimeout(builderTimer);
-    builderTimer = setTimeout(function () {
-      document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
-        var url = builder.getAttribute("data-check-url") + "?depends=" +
-          encodeURIComponent(builder.getAttribute("data-depends"));
-        fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
-          var form = builder.isConnected ? builder.querySelector("form") : null;
-          if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
-            htmx.trigger(form, "change");
-          }
-        }).catch(function () { /* offline: the next event asks again */ });
-      });
-    }, 150);
-  }
+  var checkBuilders = debounced(function () {
+    document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
+      var url = builder.getAttribute("data-check-url") + "?depends=" +
+        encodeURIComponent(builder.getAttribute("data-depends"));
+      fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
+        var form = builder.isConnected ? builder.querySelector("form") : null;
+        if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
+          htmx.trigger(form, "change");
+        }
+      }).catch(function () { /* offline: the next event asks again */ });
+    });
+  });
 
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     // Keep the newest seq on the log itself: cards can be replaced or voided in place.
