@@ -13,6 +13,7 @@ from campaigns import services
 from campaigns.models import Membership, Role
 from sheets.models import Trait
 from sheets.services import create_sheet
+from table.models import SceneState, SessionState
 
 
 def trait(sheet, group, name, die=None, rating=None, **extra):
@@ -90,6 +91,24 @@ def start_scene(campaign, title="The scene"):
     scene = services.create_scene(campaign, title=title, description="")
     services.start_scene(campaign, scene.pk)
     return scene
+
+
+def seed_scene_asset(campaign, name: str, die: str, sheet) -> None:
+    """A scene Asset as CTX-7 keeps it in the running scene's state."""
+    row, _ = SceneState.objects.get_or_create(
+        scene=campaign.active_scene, defaults={"campaign": campaign}
+    )
+    row.data.setdefault("assets", {})[name] = {"die": die, "sheet": sheet.pk, "seq": 0}
+    row.save()
+
+
+def seed_session_asset(campaign, name: str, die: str, sheet) -> None:
+    """A session Asset as an SER-10 promotion leaves it in the session state."""
+    row, _ = SessionState.objects.get_or_create(campaign_id=campaign.pk)
+    row.data.setdefault("assets", {})[name] = {
+        "die": die, "sheet": sheet.pk, "seq": 0, "scene": None,
+    }  # fmt: skip
+    row.save()
 
 
 @pytest.fixture

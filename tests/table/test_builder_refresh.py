@@ -12,8 +12,12 @@ import pytest
 from django.urls import reverse
 
 from table import actions
-from tests.table.page_fixtures import fresh_cards, table  # noqa: F401
-from tests.table.test_pool_table_assets import seed_scene_asset, seed_session_asset
+from tests.table.page_fixtures import (  # noqa: F401
+    fresh_cards,
+    seed_scene_asset,
+    seed_session_asset,
+    table,
+)
 
 pytestmark = pytest.mark.django_db
 

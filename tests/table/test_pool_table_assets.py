@@ -12,13 +12,15 @@ from django.urls import reverse
 
 from rules import odds
 from table import actions, views
-from table.models import SceneState, SessionState, TableEvent
+from table.models import TableEvent
 from table.svg import percent
 from tests.table.page_fixtures import (  # noqa: F401
     build_sheet,
     fresh_cards,
     ids,
     make_campaign,
+    seed_scene_asset,
+    seed_session_asset,
     start_scene,
     table,
 )
@@ -31,24 +33,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture(autouse=True)
 def seeded(monkeypatch):
     monkeypatch.setattr(actions, "RNG", random.Random(7))
-
-
-def seed_scene_asset(campaign, name: str, die: str, sheet) -> None:
-    """A scene Asset as CTX-7 keeps it in the running scene's state."""
-    row, _ = SceneState.objects.get_or_create(
-        scene=campaign.active_scene, defaults={"campaign": campaign}
-    )
-    row.data.setdefault("assets", {})[name] = {"die": die, "sheet": sheet.pk, "seq": 0}
-    row.save()
-
-
-def seed_session_asset(campaign, name: str, die: str, sheet) -> None:
-    """A session Asset as an SER-10 promotion leaves it in the session state."""
-    row, _ = SessionState.objects.get_or_create(campaign_id=campaign.pk)
-    row.data.setdefault("assets", {})[name] = {
-        "die": die, "sheet": sheet.pk, "seq": 0, "scene": None,
-    }  # fmt: skip
-    row.save()
 
 
 @pytest.fixture
