@@ -203,10 +203,9 @@ def _build(
     inputs: BuilderInputs | None = None,
 ) -> pools.Pool:
     inputs = inputs or builder_inputs(campaign, sheet, state)
-    traits = list(Trait.objects.filter(sheet=sheet).select_related("parent", "link"))
     return pools.build(
         campaign.system,
-        traits,
+        inputs.traits,
         data,
         counters=inputs.counters,
         character=sheet.name,
@@ -217,18 +216,23 @@ def _build(
 
 @dataclass(frozen=True)
 class BuilderInputs:
-    """What a pool builder shows from the table rather than from the sheet's traits: it
-    goes stale when any of it changes (another member's action), and the page asks
-    (`?depends=`) whether it has."""
+    """Everything a pool builder shows besides what its player picked: the sheet (its
+    traits can be edited on the sheet page meanwhile) and the table. It goes stale when
+    any of it changes, and the page asks (`?depends=`) whether it has."""
 
+    traits: list[Trait]
+    sheet_version: int
     assets: list[tuple[str, str, str]]
     counters: dict[str, int]
     target: int | None
     contest: dict[str, Any] | None
 
     def key(self) -> str:
+        # A trait's version rises on every edit; a reorder moves only its position.
+        lines = [(t.pk, t.version, t.position) for t in self.traits]
         text = json.dumps(
-            [self.assets, sorted(self.counters.items()), self.target, self.contest],
+            [lines, self.sheet_version]
+            + [self.assets, sorted(self.counters.items()), self.target, self.contest],
             sort_keys=True,
             default=str,
         )
@@ -237,6 +241,8 @@ class BuilderInputs:
 
 def builder_inputs(campaign: Campaign, sheet: Sheet, state: Mapping) -> BuilderInputs:
     return BuilderInputs(
+        traits=list(Trait.objects.filter(sheet=sheet).select_related("parent", "link")),
+        sheet_version=sheet.version,
         assets=table_assets(campaign, state),
         counters=counters_of(sheet),
         target=scene_target(campaign, state),

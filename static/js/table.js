@@ -79,21 +79,22 @@
 
   // A sheet changed (sheets/live.py sends re-fetch orders for the sheet page's
   // #sheet-sync-<id> box): the table page keeps no copy of the sheet, only the scene
-  // panel's points and stress, so it refreshes the panel instead of swapping the order
-  // into a box it does not have.
+  // panel's points and stress and the builders' traits, so it refreshes those instead
+  // of swapping the order into a box it does not have.
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var text = evt.detail && typeof evt.detail.message === "string" ? evt.detail.message : "";
     if (text.indexOf("#sheet-sync-") < 0 || text.indexOf("data-seq") >= 0) { return; }
     if (document.querySelector("[id^='sheet-sync-']")) { return; }
     evt.preventDefault();
     refreshPanel();
+    checkBuilders();
   });
 
-  // A pool builder shows what the table holds besides the sheet's traits (scene and
-  // session Assets, the difficulty or the contest's standing its odds are against, the
-  // character's points). After another member's action, each builder asks whether that
-  // changed (its data-depends key; 204: unchanged) and, if so, re-renders itself the way
-  // a click does, keeping what is picked. A builder with a roll out is left alone: the
+  // A pool builder shows the sheet's traits and what the table holds (scene and session
+  // Assets, the difficulty or the contest's standing its odds are against, the
+  // character's points). After another member's action or a sheet edit, each builder
+  // asks whether that changed (its data-depends key; 204: unchanged) and, if so,
+  // re-renders itself the way a click does, keeping what is picked. A builder with a roll out is left alone: the
   // roll's answer replaces it.
   var checkBuilders = debounced(function () {
     document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {

@@ -4,8 +4,8 @@ The live server (tests/e2e/conftest.py) serves the app, pages and websockets, fr
 daphne; Debian's chromium drives three contexts. Each system: build a pool, see
 the odds, roll, see the card in all three pages. Serenity Plus and Smallville also
 run a contest to the end with stress applied; Serenity Plus spends and receives
-plot points, and one player's socket is killed and restored mid-scene with nothing
-missing afterwards. Screenshots go to artifacts/ (gitignored).
+plot points, a die stepped on the sheet page reaches the open builder, and one
+player's socket is killed and restored mid-scene with nothing missing afterwards. Screenshots go to artifacts/ (gitignored).
 """
 
 from __future__ import annotations
@@ -233,6 +233,25 @@ def _give_plot_point(pages, table, system, now: int) -> None:
     expect(builder).to_contain_text(f"({now} held)")
 
 
+def _edit_on_the_sheet_page(pages, server, table, system) -> None:
+    """Ace steps her Pistol down on her sheet, in another tab: the table tab's open
+    builder shows the new die, still picked, unclicked."""
+    alice, builder = pages["alice"], _builder(table, system, "alice")
+    pistol = _trait(alice, builder, "Pistol")
+    expect(pistol).to_have_class(SELECTED)
+    expect(pistol.locator(".trait-die")).to_have_text("d12")
+    trait = pistol.locator("input").get_attribute("value")
+    sheet_tab = alice.context.new_page()
+    sheet_tab.goto(
+        f"{server.url}/c/{table[system]['id']}/sheets/{table[system]['sheets']['alice']}/"
+    )
+    with sheet_tab.expect_response(lambda r: "/step/" in r.url and r.status == 200):
+        sheet_tab.locator(f"#t{trait}-step-down").click()
+    sheet_tab.close()
+    expect(pistol.locator(".trait-die")).to_have_text("d10")
+    expect(pistol).to_have_class(SELECTED)
+
+
 def _contest(pages, table, system) -> None:
     gm, alice = pages["gm"], pages["alice"]
     sheets = table[system]["sheets"]
@@ -338,6 +357,7 @@ def test_play_a_scene(pages, daphne_server, table, system):
         spent = int(_fact(alice, seq, "Plot points spent"))  # 0 when no die was left to add
         _plot_points(pages, table, system, "alice", 2 - spent)
         _give_plot_point(pages, table, system, now=2 - spent + 1)
+        _edit_on_the_sheet_page(pages, daphne_server, table, system)
         _socket_outage(pages, table, system)
     if system in ("serenity", "smallville"):
         _contest(pages, table, system)

@@ -11,6 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from sheets import services as sheets
 from table import actions
 from tests.table.page_fixtures import (  # noqa: F401
     fresh_cards,
@@ -91,3 +92,27 @@ def test_only_the_sheets_players_may_ask(table, client_for, outsider, observer):
     for user in (outsider, observer):
         response = client_for(user).get(url, {"depends": "0" * 16}, **HX)
         assert response.status_code in (403, 404)
+
+
+def test_a_trait_edited_on_the_sheet_page_stales_the_open_builder(
+    table,  # noqa: F811
+    client_for,
+    player,
+):
+    """The sheet page and the table are open side by side: a die stepped down or a trait
+    renamed on the sheet reaches the builder without a click."""
+    campaign, sheet, traits = table
+    client = client_for(player)
+    key = shown_key(client, campaign, sheet)
+    fightin = traits["fightin"]
+    sheets.step_trait(sheet, fightin.pk, "down", fightin.version)
+    assert check(client, campaign, sheet, key) == 200
+    url = reverse("table_pool", args=[campaign.pk, sheet.pk])
+    text = client.post(url, {}, **HX).content.decode()
+    assert re.search(r"Fightin&#x27;</span>\s*<span[^>]*>d8<", text), text
+    key = DEPENDS.search(text).group(2)
+    assert check(client, campaign, sheet, key) == 204
+
+    pistol = traits["pistol"]
+    sheets.save_trait(sheet, pistol.pk, {"name": "Sawn-off"}, pistol.version)
+    assert check(client, campaign, sheet, key) == 200
