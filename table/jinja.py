@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 from jinja2 import Environment, Undefined
+from markupsafe import Markup
 
 from .templatetags import table_cards
 
@@ -29,4 +30,13 @@ def environment(**options) -> Environment:
         hitch_choices=table_cards.hitch_choices,
         localtime=timezone.localtime,
     )
+    env.globals["icon"] = icon
     return env
+
+
+def icon(name: str) -> Markup:
+    """A symbol of the table page's sprite (table/templates/table/_icons.html): drawn, so
+    it shows wherever an emoji font is missing; the text beside it says the same."""
+    return Markup(
+        '<svg class="icon" aria-hidden="true" focusable="false"><use href="#{}"></use></svg>'
+    ).format(name)

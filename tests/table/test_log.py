@@ -174,3 +174,28 @@ def test_verify_view_is_for_gms(t, faces, client_for):
     url = reverse("table_verify", args=[t.campaign.pk])
     assert client_for(t.gm).get(url).json()["ok"] is True
     assert client_for(t.player).get(url).status_code == 403
+
+
+def test_each_card_says_who_sees_it_in_words_and_a_drawn_icon(t, faces, client_for):
+    """Visibility is shown in text and icon, not colour alone. The icon is drawn (a
+    symbol of the page's SVG sprite), so it shows on systems without an emoji font; the
+    card holds only a reference, stays ASCII for the card cache and needs no
+    static-files lookup (table/jinja2/table/event.html)."""
+    from table.rendering import card_html
+
+    expected = {
+        "public": ("Public", "vis-public"),
+        "gm": ("Secret: GMs only", "vis-gm"),
+        "blind": ("Blind: GM only until revealed", "vis-blind"),
+    }
+    for visibility, (words, symbol) in expected.items():
+        event = roll(t, t.gm if visibility == "gm" else t.player, visibility=visibility)
+        html = card_html(event, "gm")
+        icon = f'<svg class="icon" aria-hidden="true" focusable="false"><use href="#{symbol}">'
+        assert icon in html and words in html
+        assert html.isascii()
+    page = client_for(t.gm).get(reverse("table", args=[t.campaign.pk])).content.decode()
+    assert "emoji" not in page  # the sprite's comment stays in the template
+    for _words, symbol in expected.values():
+        assert page.count(f'<symbol id="{symbol}"') == 1
+        assert f'<use href="#{symbol}">' in page

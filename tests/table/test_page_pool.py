@@ -206,3 +206,19 @@ def test_a_pool_that_cannot_roll_says_why_once(table, client_for, player):  # no
     errors = re.findall(r'<p class="error"[^>]*>([^<]*)', html)
     assert len(errors) == 1 and "Stylin" in html_lib.unescape(errors[0]), errors
     assert "The odds appear once the pool can be rolled." in html
+
+
+def test_a_member_without_a_character_is_told_where_to_make_one(gm, player, observer, client_for):
+    """A GM is not told to "ask your GM"; both get a link to the sheets page."""
+    campaign = make_campaign(gm, player, observer, "serenity")
+    sheets_url = reverse("sheet_list", args=[campaign.pk])
+    told = {}
+    for who in (gm, player):
+        page = client_for(who).get(reverse("table", args=[campaign.pk])).content.decode()
+        section = re.search(r'<section class="table-pools".*?</section>', page, re.S).group(0)
+        assert f'href="{sheets_url}"' in section
+        told[who] = html_lib.unescape(re.sub(r"<[^>]+>", "", section))
+    assert "GM characters" in told[gm] and "No GM character yet" in told[gm]
+    assert "ask your GM" not in told[gm]
+    assert "You have no character in this campaign yet" in told[player]
+    assert "ask your GM for one" in told[player]
