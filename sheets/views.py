@@ -107,9 +107,11 @@ def _fragment(
     return HttpResponse(html, status=status)
 
 
-def _status(text: str) -> str:
-    """An out-of-band update of the page's polite live region."""
-    return f'<span hx-swap-oob="innerHTML:#sheet-status">{escape(text)}</span>'
+def _status(text: str, *, problem: bool = False) -> str:
+    """An out-of-band update of the page's polite live region; a problem (nothing was
+    saved) is marked so the region does not look like a success."""
+    kind = ' class="status-problem"' if problem else ""
+    return f'<span hx-swap-oob="innerHTML:#sheet-status"><span{kind}>{escape(text)}</span></span>'
 
 
 def _version_input(trait_pk: int, version: int) -> str:
@@ -309,7 +311,9 @@ def _save_sheet(request, sheet, membership, changes, partial, what) -> HttpRespo
         _head_extras(current, membership, context)
         if partial == "scores":
             context["scores"] = display.scores_for(current)
-        return _fragment(request, partial, context, status=status, extra=_status(notice))
+        return _fragment(
+            request, partial, context, status=status, extra=_status(notice, problem=status >= 400)
+        )
 
     try:
         saved = services.save_sheet(sheet, changes, request.POST.get("version"))
@@ -405,7 +409,7 @@ def trait_add(request: HttpRequest, campaign_id: int, sheet_id: int, group: str)
             "group",
             context,
             status=422,
-            extra=_status(f"Not added: {_first_error(error.errors)}"),
+            extra=_status(f"Not added: {_first_error(error.errors)}", problem=True),
         )
     if not request.htmx:
         messages.success(request, f"Added {trait.name}.")
@@ -451,7 +455,9 @@ def _gone(request: HttpRequest, sheet: Sheet, trait_id: int) -> HttpResponse:
     if not request.htmx:
         messages.error(request, "That trait was removed by someone else.")
         return _back(request, sheet)
-    response = HttpResponse(_status("That trait was removed by someone else."), status=200)
+    response = HttpResponse(
+        _status("That trait was removed by someone else.", problem=True), status=200
+    )
     response["HX-Retarget"] = f"#trait-{trait_id}"
     response["HX-Reswap"] = "delete"
     return response
@@ -499,7 +505,7 @@ def trait(request: HttpRequest, campaign_id: int, sheet_id: int, trait_id: int) 
             partial,
             context,
             status=422,
-            extra=_status(f"Not saved: {_first_error(error.errors)}"),
+            extra=_status(f"Not saved: {_first_error(error.errors)}", problem=True),
         )
         target = f"#trait-{trait_id}" if partial == "trait_row" else _field_target(trait_id, field)
         return _retarget(response, target)
@@ -587,7 +593,9 @@ def _conflict(
         "trait_row",
         context,
         status=409,
-        extra=_status(f"Not saved: someone else changed “{current.name}” since you loaded it."),
+        extra=_status(
+            f"Not saved: someone else changed “{current.name}” since you loaded it.", problem=True
+        ),
     )
     response["HX-Retarget"] = f"#trait-{current.pk}"
     response["HX-Reswap"] = "outerHTML"
@@ -615,7 +623,11 @@ def trait_step(
         context = _row_context(sheet, membership, True, current, errors=error.errors)
         partial = "f_die" if "die" in error.errors else "trait_row"
         response = _fragment(
-            request, partial, context, status=422, extra=_status(_first_error(error.errors))
+            request,
+            partial,
+            context,
+            status=422,
+            extra=_status(_first_error(error.errors), problem=True),
         )
         return _retarget(
             response, f"#t{trait_id}-f-die" if partial == "f_die" else f"#trait-{trait_id}"
@@ -667,7 +679,7 @@ def trait_move(
         if not request.htmx:
             messages.error(request, _first_error(error.errors))
             return _back(request, sheet)
-        return HttpResponse(_status(_first_error(error.errors)), status=422)
+        return HttpResponse(_status(_first_error(error.errors), problem=True), status=422)
     if not request.htmx:
         return _back(request, sheet, f"trait-{moved.pk}")
     gv = display.groups_for(sheet, [moved.group])[moved.group]
@@ -699,7 +711,11 @@ def trait_delete(
             sheet, membership, True, current, errors={"row": _first_error(error.errors)}
         )
         response = _fragment(
-            request, "trait_row", context, status=422, extra=_status(_first_error(error.errors))
+            request,
+            "trait_row",
+            context,
+            status=422,
+            extra=_status(_first_error(error.errors), problem=True),
         )
         response["HX-Retarget"] = f"#trait-{trait_id}"
         response["HX-Reswap"] = "outerHTML"
@@ -741,7 +757,7 @@ def sheet_counter(request: HttpRequest, campaign_id: int, sheet_id: int, key: st
             "counter",
             _context(sheet, membership, can_edit, c=cv, **extra),
             status=status,
-            extra=_status(notice) if notice else "",
+            extra=_status(notice, problem=status >= 400) if notice else "",
         )
 
     if request.method == "GET":

@@ -37,6 +37,8 @@ def test_stale_save_is_refused_and_shows_their_value(
     assert response["HX-Retarget"] == f"#trait-{trait.pk}" and response["HX-Reswap"] == "outerHTML"
     assert "someone else changed “Theirs”" in body
     assert "theirs: <strong>Theirs</strong> · yours: <strong>Mine</strong>" in body
+    # The page's status line says so as a problem, not in a success's colours.
+    assert '<span class="status-problem">Not saved: someone else changed' in body
     # Re-apply button: posts my value against the version now stored.
     assert '<input type="hidden" name="version" value="2">' in body
     assert '<input type="hidden" name="name" value="Mine">' in body
@@ -48,6 +50,7 @@ def test_stale_save_is_refused_and_shows_their_value(
         trait_url(trait), {"name": "Mine", "version": 2, "reply": "row"}, **htmx
     )
     assert response.status_code == 200 and 'id="trait-' in text(response)
+    assert "status-problem" not in text(response)
     trait.refresh_from_db()
     assert (trait.name, trait.version) == ("Mine", 3)
 
