@@ -120,9 +120,12 @@ def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     return dict(state) if isinstance(state, Mapping) else {}
 
 
-def session_assets(campaign: Campaign, membership: Membership) -> dict[str, Any]:
-    """SER-10: the session Assets, which last across scenes until the next session_start."""
-    snapshot = _actions().session_state(campaign, membership.user, membership=membership)
+def session_assets(campaign: Campaign, membership: Membership | None = None) -> dict[str, Any]:
+    """SER-10: the session Assets, which last across scenes until the next session_start.
+    Public (only a public event promotes one), so the same for every member; a caller
+    that has not checked the member's role passes the membership to have it checked."""
+    user = membership.user if membership is not None else None
+    snapshot = _actions().session_state(campaign, user, membership=membership)
     assets = (snapshot.get("state") or {}).get("assets")
     return dict(assets) if isinstance(assets, Mapping) else {}
 
@@ -259,7 +262,7 @@ def table_assets(campaign: Campaign, state: Mapping) -> list[tuple[str, str, str
     if campaign.system not in pools.TABLE_ASSET_SYSTEMS:
         return []
     found: list[tuple[str, str, str]] = []
-    scopes = [("scene", state.get("assets")), ("session", _session_assets(campaign))]
+    scopes = [("scene", state.get("assets")), ("session", session_assets(campaign))]
     for scope, assets in scopes:
         if not isinstance(assets, Mapping):
             continue
@@ -268,13 +271,6 @@ def table_assets(campaign: Campaign, state: Mapping) -> list[tuple[str, str, str
             if isinstance(name, str) and isinstance(die, str) and die:
                 found.append((name, die, scope))
     return found
-
-
-def _session_assets(campaign: Campaign) -> Mapping[str, Any]:
-    """Session Assets are public (only a public event promotes one): the same for all."""
-    snapshot = _actions().session_state(campaign)
-    assets = (snapshot.get("state") or {}).get("assets")
-    return assets if isinstance(assets, Mapping) else {}
 
 
 def builder_context(
