@@ -196,7 +196,7 @@ def scene_state(
     row = SceneState.objects.filter(scene=scene).first()
     data = row.data if row is not None else empty_state()
     return {
-        "scene": {"id": scene.pk, "title": scene.title},
+        "scene": {"id": scene.pk, "title": scene.title, "description": scene.description},
         "state": visible_state(campaign, data, gm=gm),
         "version": row.version if row is not None else 0,
     }

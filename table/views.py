@@ -115,9 +115,17 @@ def sheet_for_builder(campaign: Campaign, membership: Membership, user, sheet_id
 
 def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     """What the active scene keeps, as this member may see it (table.actions.scene_state)."""
+    return _scene_snapshot(campaign, membership)[1]
+
+
+def _scene_snapshot(
+    campaign: Campaign, membership: Membership
+) -> tuple[Mapping[str, Any] | None, dict[str, Any]]:
+    """(the active scene's id, title and description, or None; its state as this member
+    may see it): one read of the active scene for both."""
     snapshot = _actions().scene_state(campaign, membership.user, membership=membership)
-    state = snapshot.get("state") if isinstance(snapshot, Mapping) else None
-    return dict(state) if isinstance(state, Mapping) else {}
+    state = snapshot.get("state")
+    return snapshot.get("scene"), dict(state) if isinstance(state, Mapping) else {}
 
 
 def session_assets(campaign: Campaign, membership: Membership | None = None) -> dict[str, Any]:
@@ -418,7 +426,7 @@ def _action_forms(campaign: Campaign, membership: Membership) -> list[dict[str, 
 def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
     last_seq = newest_seq(campaign, membership)  # before the state: see panel_context
-    state = scene_state(campaign, membership)
+    scene, state = _scene_snapshot(campaign, membership)
     events, more = _event_page(campaign, membership, None)
     builders = [
         builder_context(campaign, membership, sheet, {}, state)
@@ -427,7 +435,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     context = {
         "campaign": campaign,
         "membership": membership,
-        "scene": campaign.active_scene,
+        "scene": scene,
         "planned_scenes": campaign.scenes.filter(status=Scene.Status.PLANNED),
         "state": state,
         "session_assets": session_assets(campaign, membership),
@@ -488,12 +496,12 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     # least that event (the state is written in the event's transaction), and says so
     # in data-seq, so the page can keep a newer panel when answers cross.
     panel_seq = newest_seq(campaign, membership)
-    state = scene_state(campaign, membership)
+    scene, state = _scene_snapshot(campaign, membership)
     return {
         "panel_seq": panel_seq,
         "campaign": campaign,
         "membership": membership,
-        "scene": campaign.active_scene,
+        "scene": scene,
         "state": state,
         "session_assets": session_assets(campaign, membership),
         "target": scene_target(campaign, state),
