@@ -130,8 +130,8 @@ def _scene_snapshot(
 
 def session_assets(campaign: Campaign, membership: Membership | None = None) -> dict[str, Any]:
     """SER-10: the session Assets, which last across scenes until the next session_start.
-    Public (only a public event promotes one), so the same for every member; a caller
-    that has not checked the member's role passes the membership to have it checked."""
+    Public (only a public event promotes one), so the same for every member; with a
+    membership, table.actions.session_state checks that member's role too."""
     user = membership.user if membership is not None else None
     snapshot = _actions().session_state(campaign, user, membership=membership)
     assets = (snapshot.get("state") or {}).get("assets")

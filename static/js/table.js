@@ -94,8 +94,8 @@
   // Assets, the difficulty or the contest's standing its odds are against, the
   // character's points). After another member's action or a sheet edit, each builder
   // asks whether that changed (its data-depends key; 204: unchanged) and, if so,
-  // re-renders itself the way a click does, keeping what is picked. A builder with a roll out is left alone: the
-  // roll's answer replaces it.
+  // re-renders itself the way a click does, keeping what is picked. A builder with a
+  // roll out is left alone: the roll's answer replaces it.
   var checkBuilders = debounced(function () {
     document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
       var url = builder.getAttribute("data-check-url") + "?depends=" +
