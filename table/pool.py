@@ -120,6 +120,12 @@ class Pool:
     def ready(self) -> bool:
         return self.request is not None and not self.errors
 
+    @property
+    def untouched(self) -> bool:
+        """Nothing picked yet: the builder invites a pick instead of listing what is
+        wrong with an empty pool."""
+        return not self.selected and not any(a.selected for a in self.assets)
+
     def choice(self, trait_id: int) -> Choice | None:
         for _, _, choices in self.groups:
             for c in choices:

@@ -222,3 +222,23 @@ def test_a_member_without_a_character_is_told_where_to_make_one(gm, player, obse
     assert "ask your GM" not in told[gm]
     assert "You have no character in this campaign yet" in told[player]
     assert "ask your GM for one" in told[player]
+
+
+def test_an_untouched_builder_invites_a_pick_rather_than_reporting_an_error(
+    table,  # noqa: F811
+    client_for,
+    player,
+):
+    """A fresh builder has nothing wrong with it yet: no red "the pool is empty" before
+    the player has clicked anything; once a pick leaves the pool unrollable, it says why."""
+    campaign, sheet, t = table
+    page = client_for(player).get(reverse("table", args=[campaign.pk])).content.decode()
+    builder = re.search(rf'id="builder-{sheet.pk}".*?class="pool-roll"', page, re.S).group(0)
+    assert "Pick traits above to build the pool." in builder
+    assert 'class="error"' not in builder
+    url = reverse("table_pool", args=[campaign.pk, sheet.pk])
+    picked = client_for(player).post(
+        url, {"trait": ids(t["pistol"]), "clicked": str(t["pistol"].pk)}, HTTP_HX_REQUEST="true"
+    )
+    assert "Pick traits above" not in picked.content.decode()
+    assert 'class="error"' in picked.content.decode()
