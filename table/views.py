@@ -196,24 +196,19 @@ def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, in
     _, membership = get_campaign_for_user(user, campaign.pk)
     sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))
     state = scene_state(campaign, membership)
-    return _build(campaign, sheet, data, state), _target(campaign, data, state)
+    inputs = builder_inputs(campaign, sheet, state)
+    return _build(campaign, sheet, data, inputs), _target(data, inputs)
 
 
-def _target(campaign: Campaign, data: Mapping, state: Mapping) -> int | None:
+def _target(data: Mapping, inputs: BuilderInputs) -> int | None:
+    """The number the odds are against: one typed in the builder, else the table's."""
     target = _whole_number(data.get("target"))
     if target is not None:
         return max(-50, min(200, target))
-    return scene_target(campaign, state)
+    return inputs.target
 
 
-def _build(
-    campaign: Campaign,
-    sheet: Sheet,
-    data: Mapping,
-    state: Mapping,
-    inputs: BuilderInputs | None = None,
-) -> pools.Pool:
-    inputs = inputs or builder_inputs(campaign, sheet, state)
+def _build(campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs) -> pools.Pool:
     return pools.build(
         campaign.system,
         inputs.traits,
@@ -250,18 +245,23 @@ class BuilderInputs:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def builder_inputs(campaign: Campaign, sheet: Sheet, state: Mapping) -> BuilderInputs:
+def builder_inputs(
+    campaign: Campaign, sheet: Sheet, state: Mapping, session: Mapping | None = None
+) -> BuilderInputs:
+    """`session`: the session Assets, when the caller has read them already."""
     return BuilderInputs(
         traits=list(Trait.objects.filter(sheet=sheet).select_related("parent", "link")),
         sheet_version=sheet.version,
-        assets=table_assets(campaign, state),
+        assets=table_assets(campaign, state, session),
         counters=counters_of(sheet),
         target=scene_target(campaign, state),
         contest=open_contest(state),
     )
 
 
-def table_assets(campaign: Campaign, state: Mapping) -> list[tuple[str, str, str]]:
+def table_assets(
+    campaign: Campaign, state: Mapping, session: Mapping | None = None
+) -> list[tuple[str, str, str]]:
     """SER-10, CTX-7: the scene's Assets, then the session's, as (name, die, scope).
 
     Read from the table on every request, so the builder offers (and the odds use)
@@ -270,7 +270,9 @@ def table_assets(campaign: Campaign, state: Mapping) -> list[tuple[str, str, str
     if campaign.system not in pools.TABLE_ASSET_SYSTEMS:
         return []
     found: list[tuple[str, str, str]] = []
-    scopes = [("scene", state.get("assets")), ("session", session_assets(campaign))]
+    if session is None:
+        session = session_assets(campaign)
+    scopes = [("scene", state.get("assets")), ("session", session)]
     for scope, assets in scopes:
         if not isinstance(assets, Mapping):
             continue
@@ -290,10 +292,11 @@ def builder_context(
     *,
     message: str = "",
     error: str = "",
+    session: Mapping | None = None,
 ) -> dict[str, Any]:
-    inputs = builder_inputs(campaign, sheet, state)
-    pool = _build(campaign, sheet, data, state, inputs)
-    target = _target(campaign, data, state)
+    inputs = builder_inputs(campaign, sheet, state, session)
+    pool = _build(campaign, sheet, data, inputs)
+    target = _target(data, inputs)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
         "depends": inputs.key(),
@@ -344,7 +347,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     state = scene_state(campaign, membership)
-    pool = _build(campaign, sheet, request.POST, state)
+    pool = _build(campaign, sheet, request.POST, builder_inputs(campaign, sheet, state))
     error = message = ""
     if pool.request is None or pool.errors:
         error = pool.errors[0] if pool.errors else "Pick dice first."
@@ -428,8 +431,9 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     last_seq = newest_seq(campaign, membership)  # before the state: see panel_context
     scene, state = _scene_snapshot(campaign, membership)
     events, more = _event_page(campaign, membership, None)
+    session = session_assets(campaign, membership)
     builders = [
-        builder_context(campaign, membership, sheet, {}, state)
+        builder_context(campaign, membership, sheet, {}, state, session=session)
         for sheet in playable_sheets(campaign, membership, request.user)
     ]
     context = {
@@ -438,7 +442,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "scene": scene,
         "planned_scenes": campaign.scenes.filter(status=Scene.Status.PLANNED),
         "state": state,
-        "session_assets": session_assets(campaign, membership),
+        "session_assets": session,
         "target": scene_target(campaign, state),
         "contest": open_contest(state),
         "cards": render_cards(events, membership),
