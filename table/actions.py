@@ -60,12 +60,13 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Role, Scene
+from campaigns.models import Campaign, Membership, Scene
 from rules.actions import resolve, roll
 from rules.errors import RulesError
 from rules.registry import get_system
 
 from . import broadcast, undo
+from . import visibility as gate
 from .models import Kind, SceneState, SessionState, TableEvent, TableLog, Visibility
 from .state import (
     MAX_ID,
@@ -114,8 +115,9 @@ class RoleChanged(ActionError):
 # the server's one source of randomness (secrets.SystemRandom).
 RNG: Random | None = None
 
-GM_AUDIENCE = "gm"
-PLAYER_AUDIENCE = "players"
+GM_AUDIENCE = gate.GM
+PLAYER_AUDIENCE = gate.PLAYERS
+PLAYERS = gate.PLAYERS
 MAX_REASON = 200
 
 
@@ -129,37 +131,30 @@ def membership_of(campaign: Campaign | int, user) -> Membership | None:
     return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
 
 
-def audience_of(membership: Membership | None) -> str | None:
-    """GMs see every event; players and observers see public ones (and reveals)."""
-    if membership is None:
-        return None
-    return GM_AUDIENCE if membership.role == Role.GM else PLAYER_AUDIENCE
-
-
-def visible_filter(audience: str) -> dict[str, Any]:
-    return {} if audience == GM_AUDIENCE else {"visibility": Visibility.PUBLIC}
+audience_of = gate.audience_of
 
 
 def visible_events(
     campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
 ) -> list[TableEvent]:
-    """The events this user may see after `after_seq`, in order."""
+    """The events of the log after `after_seq`, in order: every member is shown every
+    seq, hidden events as sealed cards (table.visibility decides what each shows)."""
     audience = audience_of(membership_of(campaign, user))
     if audience is None:
         raise ActionError("You are not a member of this campaign.")
     rows = TableEvent.objects.filter(
-        campaign=campaign, seq__gt=after_seq, **visible_filter(audience)
+        campaign=campaign, seq__gt=after_seq, **gate.log_filter(audience)
     ).order_by("seq")
     return list(rows[:limit] if limit is not None else rows)
 
 
 def last_seq(campaign: Campaign, user) -> int:
-    """The newest seq this user may see (0 for an empty log)."""
+    """The newest seq in the log (0 for an empty log): every member is shown every seq."""
     audience = audience_of(membership_of(campaign, user))
     head = TableLog.objects.filter(campaign=campaign).first()
     if head is None or audience is None:
         return 0
-    return head.last_seq if audience == GM_AUDIENCE else head.last_public_seq
+    return head.last_seq
 
 
 def _reader(campaign: Campaign, user, membership: Membership | None) -> Membership:
@@ -208,14 +203,16 @@ def session_state(
     """What lasts the play session under way, across its scenes: {"session": its number
     (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
     "version"}. SER-10 session Assets are public (only a public event promotes one), so
-    every member sees the same."""
+    every member sees the same; one stepped up behind the screen is veiled."""
+    gm = True
     if user is not None or membership is not None:
-        _reader(campaign, user, membership)
+        gm = _reader(campaign, user, membership).is_gm
     row = SessionState.objects.filter(campaign_id=campaign.pk).first()
     if row is None:
         number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START)
         return {"session": number.count(), "state": {}, "version": 0}
-    return {"session": row.session, "state": dict(row.data), "version": row.version}
+    state = visible_state(campaign, row.data, gm=gm)
+    return {"session": row.session, "state": state, "version": row.version}
 
 
 # --------------------------------------------------------------------------- writing
@@ -382,7 +379,6 @@ def _append(
     visibility: str = Visibility.PUBLIC,
 ) -> TableEvent:
     """Write the next event of the chain and move the head; broadcast after commit."""
-    players_after = head.last_public_seq
     event = TableEvent(
         campaign=campaign,
         seq=head.last_seq + 1,
@@ -406,6 +402,8 @@ def _append(
         created_at=timezone.now(),
         prev_hash=head.last_hash,
     )
+    if gate.is_hidden(event):
+        event.seal = gate.new_seal(event.faces, event.outcome)
     try:
         event.hash = event.compute_hash()
     except (TypeError, ValueError) as error:
@@ -428,7 +426,7 @@ def _append(
             cursor.execute(sql["update"], moved)
     event._state.adding = False
     event._state.db = connection.alias
-    after = {GM_AUDIENCE: event.seq - 1, PLAYER_AUDIENCE: players_after}
+    after = {audience: event.seq - 1 for audience in gate.AUDIENCES}
     _writing.pending = (event, after)
     transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
     return event
@@ -782,7 +780,8 @@ def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
     state = SceneState.objects.select_for_update().filter(scene=scene).first()
     expired: dict[str, Any] = {}
     if state is not None and not state.expired:
-        expired = expired_summary(state.data)
+        # The card is public: what players could not see is not counted on it.
+        expired = expired_summary(gate.visible_state(campaign.pk, state.data, PLAYERS))
         state.expired = True
         state.version += 1
         state.save(update_fields=["expired", "version", "updated_at"])

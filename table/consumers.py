@@ -35,7 +35,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 
-from . import broadcast
+from . import broadcast, visibility
 from .actions import (
     ActionError,
     NotMember,
@@ -46,7 +46,6 @@ from .actions import (
     membership_of,
     perform_in,
     reveal,
-    visible_filter,
     void,
 )
 from .models import TableEvent, TableLog
@@ -228,10 +227,9 @@ def _session_ended(session) -> bool:
 
 
 def _head(campaign_id: int, audience: str) -> int:
+    """The newest seq: every audience is shown every seq (table.visibility)."""
     head = TableLog.objects.filter(campaign_id=campaign_id).first()
-    if head is None:
-        return 0
-    return head.last_seq if audience == GM else head.last_public_seq
+    return 0 if head is None else head.last_seq
 
 
 def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dict[str, Any]:
@@ -240,7 +238,7 @@ def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dic
     if after > head:
         return {"head": head, "reload": "ahead", "messages": []}
     rows = TableEvent.objects.filter(
-        campaign_id=campaign_id, seq__gt=after, **visible_filter(audience)
+        campaign_id=campaign_id, seq__gt=after, **visibility.log_filter(audience)
     ).select_related("target")
     events = list(rows.order_by("seq")[: limit + 1])
     if len(events) > limit:

@@ -25,8 +25,9 @@ from rules.actions import resolve
 from rules.errors import RulesError
 from rules.registry import get_system
 
-from .actions import GM_AUDIENCE, ActionError, audience_of, membership_of, visible_filter
-from .models import GENESIS_HASH, Kind, TableEvent, TableLog, Visibility, canonical_json
+from . import visibility
+from .actions import ActionError, audience_of, membership_of
+from .models import GENESIS_HASH, Kind, TableEvent, TableLog, canonical_json
 from .state import action_for
 
 
@@ -65,6 +66,11 @@ def _check_event(event: TableEvent, expected_seq: int, previous: str) -> str:
             return f"the rules refuse the stored request and faces: {error}"
         if not _same(recomputed, event.outcome):
             return "the stored outcome differs from the outcome the rules compute"
+    seal = event.seal or {}
+    if seal and seal.get("commitment") != visibility.commitment(
+        event.faces, event.outcome, str(seal.get("salt", ""))
+    ):
+        return "the sealed commitment does not match the event's faces and outcome"
     return ""
 
 
@@ -112,7 +118,7 @@ def _audience(campaign: Campaign, user) -> str:
 
 
 def _visible(campaign: Campaign, audience: str):
-    rows = TableEvent.objects.filter(campaign=campaign, **visible_filter(audience))
+    rows = TableEvent.objects.filter(campaign=campaign, **visibility.log_filter(audience))
     return rows.select_related("target").order_by("seq")
 
 
@@ -164,39 +170,6 @@ def session_span(campaign: Campaign, which: str | int | dt.date) -> tuple[dict[s
     return rows, title
 
 
-def _event_json(event: TableEvent, audience: str) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "seq": event.seq,
-        "kind": event.kind,
-        "action": event.action,
-        "actor": event.actor_name,
-        "character": event.character_name or None,
-        "scene": (event.refs.get("scene") or {}).get("title"),
-        "visibility": event.visibility,
-        "created_at": event.created_at.isoformat(),
-        "request": event.request,
-        "faces": event.faces,
-        "outcome": event.outcome,
-        "effects": event.effects,
-        "hash": event.hash,
-    }
-    if audience == GM_AUDIENCE:
-        data["revealed"] = event.revealed
-    data["voided"] = event.voided
-    target = event.target
-    if target is not None:
-        data["target_seq"] = target.seq
-        if audience == GM_AUDIENCE or target.visibility == Visibility.PUBLIC or target.revealed:
-            data["target"] = {
-                "seq": target.seq,
-                "action": target.action,
-                "character": target.character_name or None,
-                "faces": target.faces,
-                "outcome": target.outcome,
-            }
-    return data
-
-
 def export_data(
     campaign: Campaign,
     user,
@@ -224,7 +197,7 @@ def export_data(
         "title": title,
         "exported_at": timezone.now().isoformat(),
         "audience": audience,
-        "events": [_event_json(e, audience) for e in rows],
+        "events": [visibility.event_data(e, audience) for e in rows],
     }
 
 
@@ -241,6 +214,12 @@ def to_markdown(data: dict[str, Any]) -> str:
     lines.append(f"Exported {data['exported_at']} · {len(data['events'])} events")
     lines.append("")
     for event in data["events"]:
+        if event["kind"] == "sealed":
+            lines.append(f"## #{event['seq']} {_md(event['headline'])} *(sealed)*")
+            lines.append("")
+            lines.append(f"Commitment (SHA-256): `{event['commitment']}`")
+            lines.append("")
+            continue
         who = event["character"] or event["actor"]
         what = event["action"] or event["kind"].replace("_", " ")
         mark = "" if event["visibility"] == "public" else f" *({event['visibility']})*"
@@ -261,6 +240,12 @@ def to_markdown(data: dict[str, Any]) -> str:
             lines.append(
                 f"Revealed #{target['seq']}: {_md(target['outcome'].get('headline', ''))} "
                 f"(faces {', '.join(str(f) for f in target['faces'])})"
+            )
+            lines.append("")
+        if event.get("seal"):
+            lines.append(
+                f"Sealed before the reveal: commitment `{event['seal']['commitment']}`, "
+                f"salt `{event['seal']['salt']}`"
             )
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"

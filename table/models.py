@@ -104,6 +104,9 @@ class TableEvent(models.Model):
     # the before/after of each piece of scene state it touched). Never shown or exported;
     # hashed only when set, so events written before it existed keep their hashes.
     undo = models.JSONField(default=dict, blank=True)
+    # A secret or blind event's commitment and salt (table.visibility): players get the
+    # commitment on a sealed card, the salt once it is revealed. Hashed only when set.
+    seal = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -141,6 +144,8 @@ class TableEvent(models.Model):
         }
         if self.undo:
             body["undo"] = self.undo
+        if self.seal:
+            body["seal"] = self.seal
         return body
 
     def compute_hash(self) -> str:
@@ -150,11 +155,6 @@ class TableEvent(models.Model):
     def hidden(self) -> bool:
         """Seen by GMs only: secret, or blind and not revealed yet."""
         return self.visibility != Visibility.PUBLIC and not self.revealed
-
-    def visible_to_players(self) -> bool:
-        """Players and observers see public events; hidden ones reach them only through
-        the reveal event, which carries the revealed roll with it."""
-        return self.visibility == Visibility.PUBLIC
 
     @property
     def actor_name(self) -> str:

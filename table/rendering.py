@@ -23,12 +23,12 @@ from django.conf import settings
 from django.template import engines
 from django.utils.html import escape
 
-from .models import Kind, TableEvent, Visibility
+from . import visibility
+from .models import Kind, TableEvent
 from .undo import changed_nothing
+from .visibility import GM, sees
 
 EVENT_TEMPLATE = "table/event.html"
-GM = "gm"
-PLAYERS = "players"
 
 _cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = Lock()
@@ -36,43 +36,57 @@ _cache_bytes = 0
 
 
 def audiences_for(event: TableEvent) -> tuple[str, ...]:
-    """Who receives the event: public events everyone, secret and blind ones GMs only."""
-    return (GM, PLAYERS) if event.visibility == Visibility.PUBLIC else (GM,)
-
-
-def may_see(event: TableEvent, audience: str) -> bool:
-    return audience == GM or event.visibility == Visibility.PUBLIC
+    """Who receives the event: everyone; a hidden one reaches players sealed."""
+    return visibility.AUDIENCES
 
 
 def _target(event: TableEvent, audience: str) -> TableEvent | None:
     if event.kind not in (Kind.REVEAL, Kind.VOID) or event.target_id is None:
         return None
     target = event.target
-    if target is None:
+    if target is None or not sees(target, audience):
         return None
-    if audience == GM or target.visibility == Visibility.PUBLIC or target.revealed:
-        return target
-    return None
+    return target
 
 
 def render_event_html(event: TableEvent, audience: str) -> str:
-    """The roll card for one audience (the template decides what it shows)."""
+    """The roll card for one audience; a hidden event renders sealed for players, and
+    nothing of it but what table.visibility.sealed_view gives reaches the template."""
+    template = engines["jinja2"].get_template(EVENT_TEMPLATE)
+    if not sees(event, audience):
+        sealed = visibility.sealed_view(event)
+        return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
     target = _target(event, audience)
-    return (
-        engines["jinja2"]
-        .get_template(EVENT_TEMPLATE)
-        .render(
-            {
-                "event": event,
-                "audience": audience,
-                "is_gm": audience == GM,
-                "outcome": event.outcome,
-                "dice": event.outcome.get("dice") or [],
-                "target": target,
-                "target_outcome": target.outcome if target is not None else {},
-            },
-        )
+    return template.render(
+        {
+            "sealed": None,
+            "event": event,
+            "audience": audience,
+            "is_gm": audience == GM,
+            "outcome": event.outcome,
+            "dice": event.outcome.get("dice") or [],
+            "target": target,
+            "target_outcome": target.outcome if target is not None else {},
+            "seal": visibility.opened_seal(event, audience),
+            "secret_difficulty": _secret_difficulty(event) if audience == GM else None,
+        },
     )
+
+
+def _secret_difficulty(event: TableEvent) -> dict | None:
+    """CTX-2, CTX-4 for the GM's eyes: a player's roll against a difficulty set behind the
+    screen, scored on the GM's card only (players' cards show it unscored)."""
+    secret = event.params.get("secret_difficulty")
+    total = event.outcome.get("total")
+    if not isinstance(secret, dict) or not isinstance(total, int):
+        return None
+    if event.outcome.get("botch"):
+        verdict = f"failure (a botch), total {total}"
+    elif secret.get("botch") or (isinstance(secret.get("value"), int) and total > secret["value"]):
+        verdict = f"success, total {total}"
+    else:
+        verdict = f"failure, total {total}"
+    return {**secret, "verdict": verdict}
 
 
 def _cached(key: tuple, make) -> str:
@@ -140,7 +154,7 @@ def event_message(event: TableEvent, audience: str) -> str:
         f"{card_html(event, audience)}</template>"
     ]
     target = _target(event, audience)
-    if target is not None and (audience == GM or target.visibility == Visibility.PUBLIC):
+    if target is not None:
         parts.append(card_html(target, audience, oob=True))
     return "".join(parts)
 

@@ -40,8 +40,8 @@ from rules.faces import FaceSource
 from rules.registry import GameSystem
 from sheets.models import Counter, Sheet, Trait
 
-from . import undo
-from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
+from . import undo, visibility
+from .models import Kind, SceneState, SessionState, TableEvent, Visibility, canonical_json
 
 MAX_KEPT_ROLLS = 30
 MAX_ID = 2**53  # ids and seqs beyond this are no row's (and overflow SQLite)
@@ -157,10 +157,26 @@ class Context:
     _session: SessionState | None = None
     _session_before: str = ""
     _characters: dict[int, Character] = field(default_factory=dict)
+    # Pieces of scene state a hidden action veils with a stand-in of its own choosing.
+    veil_as: list[tuple[list, Any]] = field(default_factory=list)
 
     @property
     def is_gm(self) -> bool:
         return self.membership.is_gm
+
+    @property
+    def audience(self) -> str:
+        return visibility.GM if self.is_gm else visibility.PLAYERS
+
+    @property
+    def seen_data(self) -> dict[str, Any]:
+        """The scene state as the actor may see it: every lookup by a name or a seq the
+        client sent goes through this, so a hidden piece is as absent as a missing one."""
+        return visibility.visible_state(self.campaign.pk, self.data, self.audience)
+
+    @property
+    def seen_session_data(self) -> dict[str, Any]:
+        return visibility.visible_state(self.campaign.pk, self.session_data, self.audience)
 
     @property
     def state(self) -> SceneState | None:
@@ -208,10 +224,19 @@ class Context:
         return undo.record(self.effects, state, self.scene, session)
 
     def save_state(self) -> None:
+        """Write the changed scene and session state, veiling from players what a
+        hidden action changed (table.visibility)."""
+        public = self.visibility == Visibility.PUBLIC
         if self._state is not None and self.state_changed:
+            before = undo.snapshot(json.loads(self._before))
+            visibility.record_veils(self._state.data, before, self.seq, public=public)
+            for path, shown in self.veil_as:
+                visibility.veil_piece(self._state.data, path, self.seq, shown)
             self._state.version += 1
             self._state.save(update_fields=["data", "version", "updated_at"])
         if self._session is not None and self.session_changed:
+            before = undo.snapshot(json.loads(self._session_before))
+            visibility.record_veils(self._session.data, before, self.seq, public=public)
             self._session.version += 1
             self._session.save(update_fields=["data", "version", "updated_at"])
 
@@ -392,7 +417,9 @@ def expire_session(campaign: Campaign, number: int) -> tuple[list[dict[str, Any]
     """SER-10: a new session ends the session Assets of the last one. Empties the session
     state for session `number`; returns the effects and the expired Assets ("Cover d6")."""
     row = lock_session(campaign)
-    expired = [asset_label(n, a) for n, a in (row.data.get("assets") or {}).items()]
+    # The card is public: a session Asset promoted behind the screen is not named.
+    seen = visibility.visible_state(campaign.pk, row.data, visibility.PLAYERS)
+    expired = [asset_label(n, a) for n, a in (seen.get("assets") or {}).items()]
     row.data, row.session = {}, number
     row.version += 1
     row.save(update_fields=["data", "session", "version", "updated_at"])
@@ -406,12 +433,13 @@ def table_asset(ctx: Context, name: object) -> tuple[str, dict[str, Any], str] |
     wanted = norm(name)
     scopes = []
     if ctx.scene is not None:
-        scopes.append(("scene", ctx.data.get("assets") or {}))
-    scopes.append(("session", ctx.session_data.get("assets") or {}))
-    for scope, assets in scopes:
-        for key, record in assets.items():
-            if norm(key) == wanted and isinstance(record, dict):
-                return key, record, scope
+        scopes.append(("scene", ctx.seen_data.get("assets") or {}, ctx.data))
+    scopes.append(("session", ctx.seen_session_data.get("assets") or {}, ctx.session_data))
+    for scope, seen, data in scopes:
+        for key, record in seen.items():
+            stored = (data.get("assets") or {}).get(key)
+            if norm(key) == wanted and isinstance(record, dict) and isinstance(stored, dict):
+                return key, stored, scope
     return None
 
 
@@ -422,55 +450,17 @@ def new_id(ctx: Context) -> int:
     return number
 
 
-def hidden_seqs(campaign: Campaign, seqs: set[int]) -> set[int]:
-    from .models import TableEvent
-
-    if not seqs:
-        return set()
-    return set(
-        TableEvent.objects.filter(campaign=campaign, seq__in=seqs)
-        .exclude(visibility="public")
-        .values_list("seq", flat=True)
-    )
-
-
 def visible_state(campaign: Campaign, data: Mapping[str, Any], *, gm: bool) -> dict[str, Any]:
-    """The scene state as a user may see it: items written by a secret or blind event
-    (a secret GM difficulty pool, a blind roll kept for a Bank move) are GM-only."""
-    data = copy.deepcopy(dict(data))
-    if gm:
-        return data
-    seqs: set[int] = set()
-    for key in ("rolls", "held_hitches"):
-        for item in _items(data.get(key)):
-            if isinstance(item.get("seq"), int):
-                seqs.add(item["seq"])
-    difficulty = data.get("difficulty")
-    if isinstance(difficulty, dict) and isinstance(difficulty.get("seq"), int):
-        seqs.add(difficulty["seq"])
-    hidden = hidden_seqs(campaign, seqs)
-    if isinstance(data.get("rolls"), dict):
-        data["rolls"] = {k: v for k, v in data["rolls"].items() if v.get("seq") not in hidden}
-    if isinstance(data.get("held_hitches"), list):
-        data["held_hitches"] = [h for h in data["held_hitches"] if h.get("seq") not in hidden]
-    if isinstance(difficulty, dict) and difficulty.get("seq") in hidden:
-        data.pop("difficulty")
-    return data
-
-
-def _items(value: object) -> list[dict]:
-    if isinstance(value, dict):
-        return [v for v in value.values() if isinstance(v, dict)]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, dict)]
-    return []
+    """The scene or session state as a user may see it (table.visibility decides)."""
+    audience = visibility.GM if gm else visibility.PLAYERS
+    return visibility.visible_state(campaign.pk, data, audience)
 
 
 def expired_summary(data: Mapping[str, Any]) -> dict[str, Any]:
     """What ending the scene drops: everything kept for the scene, counted by kind."""
     summary = {}
     for key, value in data.items():
-        if key == "next_id" or not value:
+        if key in undo.NOT_UNDONE or not value:
             continue
         summary[key] = len(value) if isinstance(value, list | dict) else value
     return summary
@@ -676,7 +666,7 @@ def smv_useful_details(ctx: Context, request: dict) -> None:
     ]
     if ctx.scene is None or not details:
         return
-    known = {norm(k) for k in ctx.data.get("useful_details", {})}
+    known = {norm(k) for k in ctx.seen_data.get("useful_details", {})}
     for entry in details:
         entry["reused"] = norm(entry.get("trait", "")) in known
         if entry.get("from_trouble"):
@@ -1189,14 +1179,20 @@ def keep_roll(ctx: Context, sheet: Sheet | None, dice: list, **extra: Any) -> No
 
 
 def kept_roll(ctx: Context, *, sheet: Sheet | None = None) -> dict[str, Any]:
+    """The kept roll the request names (table.roll) or the latest one, among the rolls
+    the actor may see: a secret or blind roll is as unknown to players as a missing one."""
     rolls = ctx.data.get("rolls", {})
+    seen = ctx.seen_data.get("rolls") or {}
     wanted = ctx.param_int("roll")
     if wanted is not None:
-        record = rolls.get(str(wanted))
-        if record is None:
+        if str(wanted) not in seen or str(wanted) not in rolls:
             raise ActionError(f"Roll #{wanted} is not one of this scene's recent rolls.")
-        return record
-    candidates = [r for r in rolls.values() if sheet is None or r.get("sheet") == sheet.pk]
+        return rolls[str(wanted)]
+    candidates = [
+        rolls[key]
+        for key, record in seen.items()
+        if key in rolls and (sheet is None or record.get("sheet") == sheet.pk)
+    ]
     if not candidates:
         raise ActionError("There is no roll in this scene to do that with.")
     return max(candidates, key=lambda r: r["seq"])
@@ -1225,7 +1221,20 @@ class CtxRoll(Handler):
             request.pop("difficulty_pool", None)
             request.pop("difficulty_kind", None)
             current = ctx.data.get("difficulty") if ctx.scene is not None else None
-            request["difficulty"] = current.get("value") if isinstance(current, dict) else None
+            seen = ctx.seen_data.get("difficulty") if ctx.scene is not None else None
+            current = current if isinstance(current, dict) else {}
+            if current and current != seen:
+                # Set behind the screen: the roll is not scored against it on the card
+                # everyone sees; the GM's card compares it (params are the GM's only).
+                request["difficulty"], request["difficulty_botch"] = None, False
+                ctx.params["secret_difficulty"] = {
+                    "value": current.get("value"),
+                    "botch": bool(current.get("botch")),
+                    "seq": current.get("seq"),
+                }
+            else:
+                request["difficulty"] = current.get("value")
+                request["difficulty_botch"] = bool(current.get("botch"))
 
     def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
         for spend in outcome.get("spends") or []:
@@ -1253,7 +1262,14 @@ class GmPool(Handler):
         keep_roll(
             ctx, None, outcome.get("dice", []), gm=True, roller_kind=outcome.get("roller_kind")
         )
-        ctx.data["difficulty"] = {"value": outcome.get("result"), "seq": ctx.seq}
+        ctx.data["difficulty"] = {
+            "value": outcome.get("result"),
+            "botch": bool(outcome.get("botch")),
+            "seq": ctx.seq,
+        }
+        if ctx.visibility != Visibility.PUBLIC:
+            # Players see that a difficulty is set, not the older one it replaced.
+            ctx.veil_as.append((["difficulty"], {"secret": True}))
         ctx.note(difficulty=outcome.get("result"))
 
 
@@ -1349,7 +1365,10 @@ class SpendPlotPoint(Handler):
         if kind == "step_up_asset":
             name = ctx.request.get("asset")
             trait = ctx.character().trait("assets", name)
-            scene_asset = ctx.data.get("assets", {}).get(name) if ctx.scene else None
+            seen = ctx.seen_data.get("assets", {}) if ctx.scene else {}
+            scene_asset = (
+                ctx.data["assets"].get(name) if isinstance(name, str) and name in seen else None
+            )
             if trait is not None and trait.die:
                 ctx.request["die"] = trait.die_label
             elif scene_asset:
@@ -1667,12 +1686,8 @@ def total_from(ctx: Context, key: str) -> None:
     seq = ctx.param_int("from_seq")
     if seq is None:
         return
-    from .models import TableEvent
-
-    event = TableEvent.objects.filter(campaign=ctx.campaign, seq=seq, voided=False).first()
+    event = visibility.referenced_event(ctx.campaign.pk, seq, ctx.audience, voided=False)
     if event is None or not isinstance(event.outcome.get("total"), int):
-        raise ActionError(f"Event #{seq} is not a roll with a total.")
-    if event.hidden and not ctx.is_gm:
         raise ActionError(f"Event #{seq} is not a roll with a total.")
     ctx.request.pop("success_levels", None)
     ctx.request[key] = event.outcome["total"]

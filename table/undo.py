@@ -32,7 +32,9 @@ from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
 BY_NAME = ("contests", "complications", "useful_details", "assets", "rolls", "side_stress")
 BY_KIND_AND_NAME = ("trackers",)
 BY_SEQ = ("held_hitches", "opportunities", "taken_out", "shut_down")
-NOT_UNDONE = ("next_id",)
+# "veiled" holds what players saw of pieces a hidden event changed (table.visibility).
+VEILS = "veiled"
+NOT_UNDONE = ("next_id", VEILS)
 
 
 def _key(path: list) -> str:

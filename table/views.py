@@ -31,6 +31,7 @@ from rules.errors import RulesError
 from sheets.models import Counter, Sheet, Trait
 
 from . import pool as pools
+from . import visibility
 from .forms import ActionForm
 from .models import Kind, TableEvent
 from .odds_views import OddsView, pool_odds
@@ -63,11 +64,12 @@ def _error_text(error: Exception) -> str:
 
 
 def visible_events(campaign: Campaign, membership: Membership):
-    """Newest first: every event for GMs, public ones (reveals included) for the others."""
-    events = TableEvent.objects.filter(campaign=campaign).select_related("target")
-    if not membership.is_gm:
-        events = events.filter(visibility="public")
-    return events
+    """The log's events for this member: every seq, hidden ones rendered sealed for
+    players (table.visibility decides; render_cards goes through it)."""
+    audience = visibility.audience_of(membership)
+    return TableEvent.objects.filter(
+        campaign=campaign, **visibility.log_filter(audience)
+    ).select_related("target")
 
 
 def render_cards(events, membership: Membership) -> list[str]:

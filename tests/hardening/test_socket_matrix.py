@@ -8,7 +8,8 @@ accepted, then closed with 4403 / 4401, and whatever they send afterwards is ign
 
 A cell is OK (the action ran: exactly one new event in this campaign and nothing
 changed anywhere else), a refusal's words (an error notice to the sender and nothing
-changed anywhere), SEES / HIDDEN (a replay does or does not carry the event), or a close
+changed anywhere), SEES / HIDDEN (a replay carries the event's card, or only its sealed
+card: its seq and commitment, nothing of what it holds), or a close
 code. Scenes start and end through the campaign's pages (tests/hardening/expectations.py,
 table_gm_scene), not the socket: the socket has no such action, for anyone.
 """
@@ -267,8 +268,8 @@ ROWS: list[Row] = [
         cells(SEES, HIDDEN, HIDDEN, HIDDEN)),
     Row("resume over a blind roll (the roller too)", resume_before(blind_roll),
         cells(SEES, HIDDEN, HIDDEN, HIDDEN)),
-    Row("resume over a revealed blind roll: the original stays GM-only", resume_before(revealed),
-        cells(SEES, HIDDEN, HIDDEN, HIDDEN)),
+    Row("resume over a revealed blind roll: the original opens for everyone",
+        resume_before(revealed), cells(SEES, SEES, SEES, SEES)),
     Row("resume over the reveal itself: public", resume_before(reveal_event),
         cells(SEES, SEES, SEES, SEES)),
 ]  # fmt: skip
@@ -347,7 +348,16 @@ def event_seqs(campaign_id: int) -> set[int]:
 
 
 def mentions(text: str, seq: int) -> bool:
-    return f'data-seq="{seq}"' in text or f'id="event-{seq}"' in text
+    """The text carries the event's own card (not its sealed card)."""
+    return _card_of(text, seq) is not None and "sealed-card" not in _card_of(text, seq)
+
+
+def _card_of(text: str, seq: int) -> str | None:
+    start = text.find(f'id="event-{seq}"')
+    if start < 0:
+        return None
+    end = text.find("</li>", start)
+    return text[start:end]
 
 
 async def run_cell(world: World, row: Row, role: str, sockets: dict) -> str | None:
@@ -396,6 +406,9 @@ async def run_cell(world: World, row: Row, role: str, sockets: dict) -> str | No
     if want in (SEES, HIDDEN):
         seq = world.last_event.seq
         seen = any(mentions(text, seq) for text in out)
+        sealed = any(_card_of(text, seq) is not None for text in out)
+        if want == HIDDEN and not sealed:
+            return f"the replay skipped #{seq}: players get a sealed card for every seq"
         if changes or errors:
             return f"a resume changed {changes[:3]} or was refused: {errors}"
         if seen != (want == SEES):

@@ -124,4 +124,6 @@ def test_a_gift_to_a_hidden_gm_character_stays_with_the_gms(table_for, client_fo
     client_for(t.gm).post(url, {"sheet": t.npc.pk, "amount": 2}, **HTMX)
     event = TableEvent.objects.get()
     assert event.visibility == "gm"
-    assert actions.visible_events(t.campaign, t.player) == []
+    [shown] = actions.visible_events(t.campaign, t.player)
+    sealed = render_event_html(shown, "players")
+    assert "sealed-card" in sealed and t.npc.name not in sealed

@@ -14,6 +14,7 @@ from table import broadcast
 from table.actions import ActionError, reveal, scene_state, visible_events, void
 from table.export import export_data, to_markdown, verify
 from table.models import GENESIS_HASH, TableEvent, TableLog, chain_hash
+from table.visibility import PLAYERS, event_data
 
 pytestmark = pytest.mark.django_db
 
@@ -81,9 +82,12 @@ def test_reveal_and_void_are_new_events(t, faces):
     secret = roll(t, t.gm, visibility="gm")
     assert void(t.campaign, t.gm, secret.pk, "oops").visibility == "gm"
     assert verify(t.campaign).ok
-    # Players see the reveal (which carries the roll) and the public void, never the secret.
-    seen = [e.seq for e in visible_events(t.campaign, t.player)]
-    assert seen == [2, 3]
+    # Players are shown every seq: the revealed roll, the reveal and the public void open,
+    # the secret roll and its void sealed.
+    views = [event_data(e, PLAYERS) for e in visible_events(t.campaign, t.player)]
+    assert [v["seq"] for v in views] == [1, 2, 3, 4, 5]
+    assert [v["kind"] for v in views] == ["action", "reveal", "void", "sealed", "sealed"]
+    assert secret.headline not in json.dumps(views)
 
 
 def test_verify_and_verify_log_detect_tampering(t, faces):
@@ -145,8 +149,15 @@ def test_exports_hold_only_what_the_user_may_see(t, faces, client_for):
     blind = roll(t, visibility="blind")
     reveal(t.campaign, t.gm, blind.pk)
     player_view = export_data(t.campaign, t.player, scene=scene)
-    seqs = [e["seq"] for e in player_view["events"]]
-    assert public.seq in seqs and secret.seq not in seqs and blind.seq not in seqs
+    kinds = {e["seq"]: e["kind"] for e in player_view["events"]}
+    assert (kinds[public.seq], kinds[secret.seq], kinds[blind.seq]) == (
+        "action",
+        "sealed",
+        "action",
+    )
+    assert secret.headline not in json.dumps(player_view)
+    sealed = next(e for e in player_view["events"] if e["seq"] == secret.seq)
+    assert sealed["commitment"] == secret.seal["commitment"]
     revealed = next(e for e in player_view["events"] if e["kind"] == "reveal")
     assert revealed["target"]["faces"] == blind.faces
     gm_view = export_data(t.campaign, t.gm, scene=scene)
@@ -154,18 +165,21 @@ def test_exports_hold_only_what_the_user_may_see(t, faces, client_for):
 
     url = reverse("table_export_scene", args=[t.campaign.pk, scene.pk, "json"])
     body = json.loads(client_for(t.observer).get(url).content)
-    assert secret.seq not in [e["seq"] for e in body["events"]]
-    assert {e["visibility"] for e in body["events"]} == {"public"}
-    assert secret.hash not in json.dumps(body)
+    assert [e["kind"] for e in body["events"] if e["seq"] == secret.seq] == ["sealed"]
+    assert {e.get("visibility") for e in body["events"]} <= {"public", "blind", None}
+    assert secret.hash not in json.dumps(body) and secret.seal["salt"] not in json.dumps(body)
     md = client_for(t.gm).get(reverse("table_export_scene", args=[t.campaign.pk, scene.pk, "md"]))
     assert md["Content-Type"].startswith("text/markdown")
     assert f"## #{secret.seq}" in md.content.decode()
-    assert f"## #{secret.seq}" not in to_markdown(player_view)
+    assert f"## #{secret.seq} The GM rolled behind the screen *(sealed)*" in to_markdown(
+        player_view
+    )
+    assert secret.headline not in to_markdown(player_view)
     day = timezone.now().date().isoformat()
     session = client_for(t.player).get(
         reverse("table_export_session", args=[t.campaign.pk, day, "md"])
     )
-    assert session.status_code == 200 and f"## #{secret.seq}" not in session.content.decode()
+    assert session.status_code == 200 and secret.headline not in session.content.decode()
     assert client_for(t.outsider).get(url).status_code == 404
 
 

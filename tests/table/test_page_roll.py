@@ -66,10 +66,13 @@ def test_blind_rolls_reach_players_only_when_revealed(table, client_for, gm, pla
     _roll(client_for(player), campaign, sheet, [t["fightin"]], visibility="blind")
     event = TableEvent.objects.get(campaign=campaign, action="roll")
     page = lambda who: client_for(who).get(reverse("table", args=[campaign.pk])).content.decode()  # noqa: E731
-    assert f'id="event-{event.seq}"' not in page(player)
+    sealed = page(player)
+    assert f'id="event-{event.seq}"' in sealed and "rolled blind, for the GM" in sealed
+    assert event.headline not in sealed and event.seal["commitment"] in sealed
     assert "Blind" in page(gm) and "Reveal" in page(gm)
     client_for(gm).post(reverse("table_reveal", args=[campaign.pk, event.pk]), **HX)
-    assert event.headline in page(player)
+    opened = page(player)
+    assert event.headline in opened and event.seal["salt"] in opened
 
 
 def test_the_gm_voids_and_activates_a_complication(table, client_for, gm, player):  # noqa: F811

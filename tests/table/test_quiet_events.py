@@ -10,7 +10,8 @@ import re
 import pytest
 
 from table.actions import reveal
-from table.rendering import GM, PLAYERS, changes_nothing, event_message
+from table.rendering import changes_nothing, event_message
+from table.visibility import GM, PLAYERS
 
 pytestmark = pytest.mark.django_db
 

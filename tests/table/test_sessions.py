@@ -105,7 +105,9 @@ def test_the_session_export_runs_from_one_mark_to_the_next(table_for, faces):
     assert current["title"] == "Session 2" and seqs(current) == [second.seq, two.seq]
     session_one = export_data(t.campaign, t.gm, session=1)
     assert seqs(session_one) == [first.seq, one.seq, secret.seq]
-    assert seqs(export_data(t.campaign, t.player, session=1)) == [first.seq, one.seq]
+    players = export_data(t.campaign, t.player, session=1)
+    assert seqs(players) == [first.seq, one.seq, secret.seq]
+    assert players["events"][-1]["kind"] == "sealed"
     assert seqs(export_data(t.campaign, t.gm, session=0)) == [before.seq]
     today = timezone.now().astimezone(dt.UTC).date()
     by_day = export_data(t.campaign, t.gm, session=today)

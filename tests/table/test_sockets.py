@@ -74,8 +74,9 @@ async def test_a_roll_reaches_every_member_once(t, faces):
     await close_all(gm, player, observer)
 
 
-async def test_secret_and_blind_rolls_never_reach_a_players_socket(t, faces):
-    """Not live, not in replay; the GM sees them; after a reveal the players do."""
+async def test_secret_and_blind_rolls_reach_players_sealed_until_revealed(t, faces):
+    """Live and in replay, players get a sealed card (seq and commitment, nothing of the
+    roll); the GM sees the rolls; a reveal opens the sealed card on every socket."""
     gm, _, _ = await open_socket(t.gm, t.campaign)
     other, _, _ = await open_socket(t.other, t.campaign)
     observer, _, _ = await open_socket(t.observer, t.campaign)
@@ -84,22 +85,37 @@ async def test_secret_and_blind_rolls_never_reach_a_players_socket(t, faces):
     assert seqs(await messages(gm, 1)) == [1]
     await send(roller, player_roll(t, visibility="blind"))
     assert seqs(await messages(gm, 1)) == [2]
-    assert await messages(other) == [] and await messages(observer) == []
-    ack = await messages(roller, 1)
-    assert len(ack) == 1 and "blind roll went to the GM" in ack[0] and "data-seq" not in ack[0]
-    # Replay from the start: still nothing of them.
+    secret, blind = [await sync_to_async(TableEvent.objects.get)(seq=n) for n in (1, 2)]
+
+    def sealed_only(received: list[str]) -> None:
+        text = "".join(received)
+        assert text.count("sealed-card") == len(received)
+        for hidden in (secret, blind):
+            assert hidden.outcome["headline"] not in text
+            assert hidden.seal["salt"] not in text and hidden.hash not in text
+
+    for comm in (other, observer):
+        received = await messages(comm, 2)
+        assert seqs(received) == [1, 2]
+        sealed_only(received)
+        assert secret.seal["commitment"] in received[0]
+    received = await messages(roller, 2)
+    assert "blind roll went to the GM" in "".join(received)
+    sealed_only([m for m in received if "data-seq" in m])
+    # Replay from the start: the same sealed cards, nothing more.
     late, _, _ = await open_socket(t.other, t.campaign, last_seq=0)
-    assert await messages(late) == []
-    await send(other, {"type": "resume", "last_seq": 0})
-    assert await messages(other) == []
-    # The GM reveals the blind roll: now everyone sees it, through the reveal event.
-    blind = await sync_to_async(TableEvent.objects.get)(seq=2)
+    replayed = await messages(late, 2)
+    assert seqs(replayed) == [1, 2]
+    sealed_only(replayed)
+    # The GM reveals the blind roll: the reveal, and its card opens with its salt.
     await send(gm, {"type": "reveal", "event_id": blind.pk})
     for comm in (other, observer, roller, late):
         received = await messages(comm, 1)
         assert seqs(received) == [3]
         assert blind.outcome["headline"] in received[0]
-        assert 'data-seq="1"' not in received[0]
+        assert 'id="event-2" hx-swap-oob="true"' in received[0]
+        assert blind.seal["salt"] in received[0]
+        assert secret.outcome["headline"] not in received[0]
     gm_received = await messages(gm, 1)
     assert seqs(gm_received) == [3] and 'id="event-2" hx-swap-oob="true"' in gm_received[0]
     await close_all(gm, other, observer, roller, late)
@@ -114,7 +130,7 @@ async def test_reconnect_replays_every_event_after_last_seq_once_in_order(t, fac
     await perform(t, t.gm, visibility="gm")
     await perform(t, t.player)
     again, _, _ = await open_socket(t.player, t.campaign, last_seq=1)
-    assert seqs(await messages(again, 2)) == [2, 4]
+    assert seqs(await messages(again, 3)) == [2, 3, 4]  # 3 sealed
     await send(again, {"type": "resume", "last_seq": 1})  # nothing twice
     assert await messages(again) == []
     await perform(t, t.gm)
