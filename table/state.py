@@ -1178,6 +1178,10 @@ def keep_roll(ctx: Context, sheet: Sheet | None, dice: list, **extra: Any) -> No
     ctx.touch()
 
 
+# The same words for a roll that is hidden from the actor and one that does not exist.
+NO_SUCH_ROLL = "That roll is not one of this scene's recent rolls."
+
+
 def kept_roll(ctx: Context, *, sheet: Sheet | None = None) -> dict[str, Any]:
     """The kept roll the request names (table.roll) or the latest one, among the rolls
     the actor may see: a secret or blind roll is as unknown to players as a missing one."""
@@ -1186,7 +1190,7 @@ def kept_roll(ctx: Context, *, sheet: Sheet | None = None) -> dict[str, Any]:
     wanted = ctx.param_int("roll")
     if wanted is not None:
         if str(wanted) not in seen or str(wanted) not in rolls:
-            raise ActionError(f"Roll #{wanted} is not one of this scene's recent rolls.")
+            raise ActionError(NO_SUCH_ROLL)
         return rolls[str(wanted)]
     candidates = [
         rolls[key]
@@ -1688,7 +1692,7 @@ def total_from(ctx: Context, key: str) -> None:
         return
     event = visibility.referenced_event(ctx.campaign.pk, seq, ctx.audience, voided=False)
     if event is None or not isinstance(event.outcome.get("total"), int):
-        raise ActionError(f"Event #{seq} is not a roll with a total.")
+        raise ActionError("That event is not a roll with a total in this campaign's log.")
     ctx.request.pop("success_levels", None)
     ctx.request[key] = event.outcome["total"]
 
