@@ -197,6 +197,9 @@ DECISIONS: dict[str, list[str]] = {
         "appears once in the log.",
         "Decision: an Opportunity steps down one die (a difficulty die or a complication); "
         "a d4 stepped down is removed. An asset at d12 cannot step up.",
+        "Decision: a player activates one of the character's own Assets in the scene, at "
+        "the die on the sheet (everyone in the scene may then use it); an Asset no sheet "
+        "holds is the GM's to grant, or a new d6 bought as a temporary scene asset.",
     ],
     "CTX-8": [
         "Decision: every stat can be d12+dN: Attributes, Distinctions, Skills and Talents, "

@@ -92,6 +92,8 @@ DECISIONS: dict[str, list[str]] = {
         "names its type.",
         "Decision: the GM's pool (a situation, an opposing crew, a GM character) is "
         "free-form: any of these dice plus Situation dice, with no Stylin' required.",
+        "Decision: a roll may say what it is for (its goal, as a contest's sides do in "
+        "SER-6); the card shows it, and it changes nothing in the resolution.",
     ],
     "SER-3": [
         "Decision: activating a complication with the name of one the character already has "
@@ -247,8 +249,12 @@ GAME = CortexGame(
 
 
 def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
-    """SER-1 to SER-4, SER-8, SER-9: one pool rolled."""
-    return roll_side(req, faces, get_bool(req, "gm")).outcome
+    """SER-1 to SER-4, SER-8, SER-9: one pool rolled, with what it is for if said."""
+    outcome = roll_side(req, faces, get_bool(req, "gm")).outcome
+    goal = get_str(req, "goal", default="", max_len=cortex.MAX_GOAL, what="the goal").strip()
+    if goal:
+        outcome["goal"] = goal
+    return outcome
 
 
 # ---------------------------------------------------------------------------
@@ -450,6 +456,7 @@ ACTIONS: dict[str, Action] = {
         schema={
             **POOL_SCHEMA,
             "gm": schema_field("bool", "a GM pool (free-form)", "default false"),
+            "goal": schema_field("string", "what the roll is for, shown on its card", "optional"),
         },
         example={"pool": MAL_FIGHTS, "plot_points": 0},
         example_faces=(9, 8, 6, 2),

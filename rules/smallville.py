@@ -113,6 +113,9 @@ DECISIONS: dict[str, list[str]] = {
     ],
     "SMV-4": [
         "Decision: a stress die in a pool names its stress type.",
+        "Decision: 'anyone' is anyone but the roller: a character's own stress (or own "
+        "Limit, SMV-5) never joins their own pool. A player's stress die names whose it is, "
+        "and its size is the one that character holds.",
     ],
     "SMV-5": [
         "Decision: one opponent Limit per roll; its entry names the linked Ability, so the "
@@ -128,6 +131,9 @@ DECISIONS: dict[str, list[str]] = {
         "rolls 1 adds nothing (a 1 never counts) and is not a complication.",
         "Decision: the outcome lists the sheet's Resources the roll used, so the sheet can "
         "mark them used for the session.",
+        "Decision: a Resource 'not on your sheet' is another character's Location or Extra, "
+        "named with its holder and rolled at the die on their sheet, for 1 plot point; a "
+        "player cannot bring in a Resource no sheet holds (the Watchtower can).",
         "Decision: a session runs from one 'Start a new session' the GM marks at the "
         "table to the next; Resources marked used are free again from that mark, and voiding "
         "the roll that used one frees it.",

@@ -428,8 +428,9 @@ def expire_session(campaign: Campaign, number: int) -> tuple[list[dict[str, Any]
 
 
 def table_asset(ctx: Context, name: object) -> tuple[str, dict[str, Any], str] | None:
-    """A scene Asset (CTX-7) or session Asset (SER-10) by name: (name, record, "scene" or
-    "session"); the scene's first, as it is the nearer one."""
+    """A scene Asset (CTX-7) or session Asset (SER-10) the actor may see, by name: (name,
+    the stored record, "scene" or "session"); the scene's first, as it is the nearer one.
+    One hidden from the actor is as missing as one that does not exist."""
     wanted = norm(name)
     scopes = []
     if ctx.scene is not None:
@@ -536,19 +537,153 @@ OWN_GROUPS = {
 SIDE_GROUPS = ("locations", "extras")
 
 
-def fill_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
-    """Dice from the character's own sheet groups take their size from the sheet.
+# Dice of the other side a pool may hold (SER-1 complications and stress, SMV-4 stress,
+# SMV-5 Limits): each names its holder, and the table says its die.
+OTHER_SIDE_GROUPS = {
+    "serenity": ("complications", "stress"),
+    "smallville": ("stress", "limits"),
+}
 
-    Dice of the situation or of the other side are left for the rules to check.
+
+def not_on_table(raw: Mapping) -> ActionError:
+    """The refusal for a die the roller may not use. Its words come from the request alone,
+    so a die hidden from the roller is refused exactly as one that does not exist."""
+    return ActionError(f"{entry_label(raw)} is not on the table.")
+
+
+def entry_label(raw: Mapping) -> str:
+    """'Injured d12': the entry as the request named it."""
+    name = " ".join(str(raw.get("trait") or "").split())[:40]
+    try:
+        die = f"d{parse_size(raw.get('die'))}"
+    except RulesError:
+        die = ""
+    return " ".join(part for part in (name, die) if part) or "That die"
+
+
+def holder_id(raw: Mapping) -> int | None:
+    """The sheet id an entry names as its holder ("sheet"), or None."""
+    value = raw.get("sheet")
+    if isinstance(value, str) and re.fullmatch(r"[0-9]{1,16}", value.strip()):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
+        return None
+    return value
+
+
+def holder_sheet(ctx: Context, sheet_id: int) -> Sheet | None:
+    """A sheet of this campaign the actor may see: hidden GM characters exist only for GMs."""
+    sheet = Sheet.objects.filter(campaign=ctx.campaign, pk=sheet_id).first()
+    if sheet is None or (sheet.hidden and not ctx.is_gm):
+        return None
+    return sheet
+
+
+def scene_view(ctx: Context) -> Mapping[str, Any]:
+    """The scene state a pool may draw on: all of it for a GM; for anyone else only what
+    visible_state shows them, so what is hidden from them counts as missing."""
+    return ctx.seen_data if ctx.scene is not None else {}
+
+
+class TableView:
+    """The scene state for one pool, read (and filtered for the actor) on first use."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._data: Mapping[str, Any] | None = None
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        if self._data is None:
+            self._data = scene_view(self.ctx)
+        return self._data
+
+
+def _held_in(records: object, name: object) -> tuple[str, str] | None:
+    """(name, die) of the record called `name` in a {name: die} mapping of the scene."""
+    if not isinstance(records, Mapping):
+        return None
+    wanted = norm(name)
+    for key, die in records.items():
+        if norm(key) == wanted and isinstance(die, str) and die:
+            return key, die
+    return None
+
+
+def other_side_die(ctx: Context, raw: Mapping, view: TableView) -> dict[str, Any] | None:
+    """SER-1, SMV-4, SMV-5: a complication, stress die or Limit of the other side, read
+    where the table keeps it. The entry names its holder: "sheet" (a character: the die on
+    their sheet, or a complication the GM activated for them in this scene) or "side" (a
+    contest side without a sheet: the stress it took in this scene). None when it is not
+    there, or its holder is hidden from the actor."""
+    group, name = raw["group"], raw.get("trait", "")
+    sheet_id = holder_id(raw)
+    if sheet_id is not None:
+        sheet = holder_sheet(ctx, sheet_id)
+        if sheet is None:
+            return None
+        trait = ctx.character(sheet).trait(group, name)
+        if trait is not None and trait.die:
+            entry = {**raw, "trait": trait.name, "die": trait.die_label, "sheet": sheet.pk}
+            if group == "limits":
+                entry["ability"] = trait.link.name if trait.link_id else ""
+            return entry
+        if group == "complications":
+            held = (view.data.get("complications") or {}).get(str(sheet.pk))
+            found = _held_in(held, name)
+            if found is not None:
+                return {**raw, "trait": found[0], "die": found[1], "sheet": sheet.pk}
+        return None
+    side = raw.get("side")
+    if group == "stress" and isinstance(side, str) and side.strip():
+        for side_name, track in (view.data.get("side_stress") or {}).items():
+            found = _held_in(track, name) if norm(side_name) == norm(side) else None
+            if found is not None:
+                return {**raw, "trait": found[0], "die": found[1], "side": side_name}
+    return None
+
+
+def fill_other_side(
+    ctx: Context, raw: Mapping, roller: Sheet | None, view: TableView
+) -> dict[str, Any]:
+    """A die of the other side in a pool: the table's die, whatever size the client sent.
+    A player may use only what is on the table and not their own character's (SER-1: the
+    other side's; SMV-4, SMV-5: the opponent's); the GM may grant any die."""
+    found = other_side_die(ctx, raw, view)
+    if ctx.is_gm:
+        return found if found is not None else dict(raw)
+    if found is None:
+        raise not_on_table(raw)
+    if roller is not None and found.get("sheet") == roller.pk:
+        raise ActionError(
+            f"{found['trait']} {found['die']} is {roller.name}'s own: only the other "
+            "side's dice join this pool."
+        )
+    return found
+
+
+def fill_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
+    """Every die of a pool comes from the table (SER-1, SMV-1..5, CTX-1).
+
+    Dice from the character's own sheet groups take their size from the sheet (an Asset
+    not on it may be a scene or session Asset); dice of the other side name their holder
+    and take their size from where the table keeps them. For a player nothing else gets
+    in: a die that is not on the table is refused before anything is drawn. The GM's
+    entries that name no holder (the situation, a die the GM grants) are the GM's own.
     """
-    if sheet is None or not isinstance(entries, list):
+    if not isinstance(entries, list):
         return entries
-    char = ctx.character(sheet)
-    own = OWN_GROUPS.get(ctx.system.slug, ())
+    char = ctx.character(sheet) if sheet is not None else None
+    own = OWN_GROUPS.get(ctx.system.slug, ()) if char is not None else ()
+    other = OTHER_SIDE_GROUPS.get(ctx.system.slug, ())
+    view = TableView(ctx)
     filled = []
     for raw in entries:
-        if not isinstance(raw, Mapping) or raw.get("group") not in own:
+        if not isinstance(raw, Mapping) or raw.get("group") not in (*own, *other):
             filled.append(raw)
+            continue
+        if raw["group"] in other:
+            filled.append(fill_other_side(ctx, raw, sheet, view))
             continue
         group = raw["group"]
         trait = char.trait(group, raw.get("trait", ""))
@@ -572,7 +707,10 @@ def fill_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
 
 
 def fill_side_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object:
-    """SMV-7: a Resource is free when on the sheet and unused this session."""
+    """SMV-7: a Resource is free when on the roller's sheet and unused this session. One not
+    on it costs 1 plot point and is another character's, named with its holder ("sheet"):
+    its die is the one on that sheet. A player brings no Resource that is not on the
+    table; the Watchtower may bring any."""
     if not isinstance(entries, list):
         return entries
     char = ctx.character(sheet) if sheet is not None else None
@@ -581,7 +719,9 @@ def fill_side_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object
         if not isinstance(raw, Mapping):
             filled.append(raw)
             continue
-        trait = char.trait(raw.get("group"), raw.get("trait", "")) if char else None
+        holder = holder_id(raw)
+        mine = holder is None or (sheet is not None and holder == sheet.pk)
+        trait = char.trait(raw.get("group"), raw.get("trait", "")) if char and mine else None
         if trait is not None and trait.die:
             filled.append(
                 {
@@ -592,8 +732,19 @@ def fill_side_pool(ctx: Context, entries: object, sheet: Sheet | None) -> object
                     "used": bool((trait.flags or {}).get("used")),
                 }
             )
-        else:
-            filled.append({**raw, "on_sheet": False, "used": False})
+            continue
+        other = holder_sheet(ctx, holder) if holder is not None and not mine else None
+        if other is not None and raw.get("group") in SIDE_GROUPS:
+            trait = ctx.character(other).trait(raw["group"], raw.get("trait", ""))
+            if trait is not None and trait.die:
+                filled.append(
+                    {**raw, "trait": trait.name, "die": trait.die_label, "sheet": other.pk,
+                     "on_sheet": False, "used": False}
+                )  # fmt: skip
+                continue
+        if not ctx.is_gm:
+            raise not_on_table(raw)
+        filled.append({**raw, "on_sheet": False, "used": False})
     return filled
 
 
@@ -657,8 +808,9 @@ def smv_pool_cost(ctx: Context, request: Mapping, *, gm: bool) -> int:
 
 
 def smv_useful_details(ctx: Context, request: dict) -> None:
-    """SMV-6: a Useful Detail already made in this scene is reused for free; one the
-    Watchtower takes from the Trouble Pool comes out of the scene's pool."""
+    """SMV-6: a Useful Detail already made in this scene is reused for free (a player reuses
+    only one they may see); one the Watchtower takes from the Trouble Pool comes out of the
+    scene's pool. A player's own is a d6 (the rules refuse any other size)."""
     details = [
         e
         for e in request.get("pool") or ()
@@ -666,7 +818,7 @@ def smv_useful_details(ctx: Context, request: dict) -> None:
     ]
     if ctx.scene is None or not details:
         return
-    known = {norm(k) for k in ctx.seen_data.get("useful_details", {})}
+    known = {norm(k) for k in scene_view(ctx).get("useful_details") or {}}
     for entry in details:
         entry["reused"] = norm(entry.get("trait", "")) in known
         if entry.get("from_trouble"):
@@ -1072,15 +1224,27 @@ class Benefit(Handler):
         ctx.request["winner_pool"] = fill_pool(ctx, ctx.request.get("winner_pool"), ctx.sheet)
         loser = ctx.request.get("loser_pool")
         if isinstance(loser, list):
-            char = ctx.character()
-            filled = []
-            for raw in loser:
-                if isinstance(raw, Mapping) and raw.get("group") in ("stress", "complications"):
-                    trait = char.trait(raw["group"], raw.get("trait", ""))
-                    if trait is not None and trait.die:
-                        raw = {**raw, "trait": trait.name, "die": trait.die_label}
-                filled.append(raw)
-            ctx.request["loser_pool"] = filled
+            view = TableView(ctx)
+            ctx.request["loser_pool"] = [self.winners_own(ctx, raw, view) for raw in loser]
+
+    @staticmethod
+    def winners_own(ctx: Context, raw: object, view: TableView) -> object:
+        """A stress or complication die in the other side's pool was rolled against the
+        winner, so it is the winner's: read from their sheet, or from the complications the
+        GM activated for them in this scene. A player cannot name one the winner lacks."""
+        if not isinstance(raw, Mapping) or raw.get("group") not in ("stress", "complications"):
+            return raw
+        trait = ctx.character().trait(raw["group"], raw.get("trait", ""))
+        if trait is not None and trait.die:
+            return {**raw, "trait": trait.name, "die": trait.die_label, "sheet": ctx.sheet.pk}
+        if raw["group"] == "complications":
+            held = (view.data.get("complications") or {}).get(str(ctx.sheet.pk))
+            found = _held_in(held, raw.get("trait", ""))
+            if found is not None:
+                return {**raw, "trait": found[0], "die": found[1], "sheet": ctx.sheet.pk}
+        if ctx.is_gm:
+            return raw
+        raise not_on_table(raw)
 
     def precheck(self, ctx: Context) -> None:
         if ctx.request.get("benefit") == "promote_asset" and ctx.visibility != "public":
@@ -1366,6 +1530,13 @@ class SpendPlotPoint(Handler):
             raise ActionError("Add the Big Hero Die to the roll itself: the roll charges it.")
         if kind in ("scene_asset", "activate_asset") and ctx.scene is None:
             raise ActionError("Start a scene first: assets are kept for the scene.")
+        if kind == "activate_asset" and not ctx.is_gm:
+            # CTX-7: a player activates one of the character's own Assets, at its die.
+            name = ctx.request.get("asset")
+            trait = ctx.character().trait("assets", name)
+            if trait is None or not trait.die:
+                raise not_on_table({"trait": name, "die": ctx.request.get("die")})
+            ctx.request["asset"], ctx.request["die"] = trait.name, trait.die_label
         if kind == "step_up_asset":
             name = ctx.request.get("asset")
             trait = ctx.character().trait("assets", name)
@@ -1490,7 +1661,8 @@ class Challenge(Handler):
 
 
 class ConcertedEffort(Challenge):
-    """PER-8: once per scene; contributors named by sheet lend their rating."""
+    """PER-8: once per scene; contributors named by sheet lend their rating (a player's
+    contributors must be so named; the GM may add others)."""
 
     needs_scene = True
 
@@ -1510,8 +1682,17 @@ class ConcertedEffort(Challenge):
                     entry["rating"] = (skill.rating or 0) if skill else 0
                     entry["potential_threshold"] = max(1, other.counter("potential_threshold"))
                     filled.append(entry)
-                else:
+                elif ctx.is_gm:
                     filled.append(raw)
+                else:
+                    # A player's contributors are characters at the table: their dice and
+                    # thresholds come from their sheets, never from the request.
+                    name = raw.get("name") if isinstance(raw, Mapping) else None
+                    label = " ".join(str(name or "").split())[:40] or "A contributor"
+                    raise ActionError(
+                        f"{label} is not on the table: name each contributor by their "
+                        "character (sheet_id)."
+                    )
             ctx.request["contributors"] = filled
         ctx.request["used_this_scene"] = bool(ctx.data.get("concerted_effort_used"))
 
@@ -1578,8 +1759,15 @@ def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
     sheet_id = spec.pop("sheet_id", None)
     if sheet_id is not None:
         sheet = ctx.other_sheet(sheet_id)
-    if sheet is None or "score" in spec:
+    if sheet is None:
         return spec
+    if "score" in spec:
+        if ctx.is_gm:
+            return spec
+        raise ActionError(
+            f"{sheet.name} rolls with the sheet's ratings: a fixed Ability Score (UNI-8) is "
+            "for the GM's Guest Stars and Adversaries."
+        )
     char = ctx.character(sheet)
     spec.setdefault("name", sheet.name[:60])
     for key in ("attribute", "second_attribute"):
@@ -1598,17 +1786,26 @@ def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
             spec["skill"] = 0
     named = spec.get("modifiers")
     if isinstance(named, list):
-        filled = []
-        for entry in named:
-            if isinstance(entry, Mapping):
-                trait = char.trait("qualities", entry.get("name")) or char.trait(
-                    "drawbacks", entry.get("name")
-                )
-                if trait is not None:
-                    entry = {**entry, "name": trait.name[:60], "value": trait.rating or 0}
-            filled.append(entry)
-        spec["modifiers"] = filled
+        spec["modifiers"] = [uni_named_modifier(ctx, char, entry) for entry in named]
     return spec
+
+
+def uni_named_modifier(ctx: Context, char: Character, entry: object) -> object:
+    """UNI-1, UNI-4: a named modifier is one of the sheet's Qualities or Drawbacks, at the
+    sheet's rating whatever value the client sent. A player names no other; the GM may
+    name any (a situation, a spell)."""
+    if not isinstance(entry, Mapping):
+        return entry
+    name = entry.get("name")
+    trait = char.trait("qualities", name) or char.trait("drawbacks", name)
+    if trait is not None:
+        return {**entry, "name": trait.name[:60], "value": trait.rating or 0}
+    if ctx.is_gm:
+        return entry
+    label = " ".join(str(name or "").split())[:40] or "That modifier"
+    raise ActionError(
+        f"{label} is not on the table: it is none of {char.name}'s Qualities or Drawbacks."
+    )
 
 
 def uni_attribute(ctx: Context, name: str) -> int:

@@ -157,16 +157,16 @@ class Cluster:
 
 
 def roll(sheet_id: int, marker: str = "", plot_points: int = 0) -> str:
-    """A roll from a character's sheet; `marker` names a complication die so the roll can be
+    """A roll from a character's sheet; `marker` is its goal (SER-1), so the roll can be
     found in the log and on the cards."""
     pool = [
         {"die": "d10", "trait": "Fightin'", "group": "stylins"},
         {"die": "d8", "trait": "Loyalty", "group": "values"},
         {"die": "d12", "trait": "Pistol", "group": "assets"},
     ]
-    if marker:
-        pool.append({"die": "d6", "trait": marker, "group": "complications"})
     request = {"pool": pool, "plot_points": plot_points}
+    if marker:
+        request["goal"] = marker
     return json.dumps({"type": "act", "action": "roll", "sheet_id": sheet_id, "request": request})
 
 
@@ -183,9 +183,9 @@ def logged_markers(cluster: Cluster) -> dict[str, list[int]]:
     )
     for seq, request in rows:
         request = json.loads(request) if isinstance(request, str) else request
-        for die in request.get("pool") or ():
-            if die.get("group") == "complications" and str(die.get("trait", "")).startswith("M"):
-                found.setdefault(die["trait"], []).append(seq)
+        goal = str(request.get("goal") or "")
+        if goal.startswith("M"):
+            found.setdefault(goal, []).append(seq)
     return found
 
 
