@@ -96,6 +96,7 @@ SHEET_TEMPLATE = SheetTemplate(
             "die",
             default_die=6,
             help="Conditions on this character; their size is the effect level that caused them.",
+            table_owned=True,  # CTX-4: given at the table
         ),
         TraitGroup(
             BIG_HERO_GROUP,
@@ -107,12 +108,13 @@ SHEET_TEMPLATE = SheetTemplate(
         ),
     ),
     counters=(
-        Counter("plot_points", "Plot points", maximum=MAX_PLOT_POINTS, default=1),
+        Counter("plot_points", "Plot points", maximum=MAX_PLOT_POINTS, default=1, table_owned=True),
         Counter(
             "advance_points",
             "Advance points",
             maximum=MAX_ADVANCE_POINTS,
             help="Raising a stat or Signature Asset to dN costs 4×N (CTX-9).",
+            table_owned=True,  # CTX-9: the GM awards them
         ),
         Counter(
             "milestones",

@@ -145,6 +145,7 @@ SHEET_TEMPLATE = SheetTemplate(
             maximum=MAX_CRITICALS,
             default=0,
             help="Criticals banked; the campaign sets how many can be kept.",
+            table_owned=True,  # PER-4, PER-6
         ),
         Counter(
             "development",
@@ -153,6 +154,7 @@ SHEET_TEMPLATE = SheetTemplate(
             maximum=99,
             default=0,
             help="Clear successes marked toward development points.",
+            table_owned=True,  # PER-3: the table marks them
         ),
     ),
 )

@@ -77,10 +77,21 @@ SHEET_TEMPLATE = SheetTemplate(
             "die",
             fixed_names=STRESS_TYPES,
             help="One die per type; past d12 the character is taken out of the scene.",
+            table_owned=True,  # SER-7, SER-10
         ),
-        TraitGroup("complications", "Complications", "die", default_die=6),
+        TraitGroup(
+            "complications",
+            "Complications",
+            "die",
+            default_die=6,
+            help="Made by the GM activating a 1 (SER-3); an extraordinary success can "
+            "remove or step one down (SER-10).",
+            table_owned=True,
+        ),
     ),
-    counters=(Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS),),
+    counters=(
+        Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS, table_owned=True),
+    ),
 )
 
 DECISIONS: dict[str, list[str]] = {

@@ -22,8 +22,11 @@ class TraitGroup:
     Limit -> Ability). fixed_names: traits every sheet has and cannot rename or
     remove (Unisystem's six attributes, Smallville's stress types).
     flags: extra booleans a trait in this group can carry (e.g. "heritage").
-    extra_rating: label of a second number a trait carries (Personae skill: its
-    attribute is a link instead, see `attribute_group`).
+    link_group: key of the group each trait links to (Smallville Limit -> Ability,
+    Personae skill -> its attribute).
+    table_owned: the group's dice change at the table (stress, complications, ...):
+    players cannot change it on the sheet, and a GM's die change there (adding or
+    removing a trait included) is an event in the roll log.
     """
 
     key: str
@@ -39,11 +42,17 @@ class TraitGroup:
     max_traits: int = 60
     link_group: str | None = None
     help: str = ""
+    table_owned: bool = False
 
 
 @dataclass(frozen=True)
 class Counter:
-    """A number on the sheet outside the trait groups: plot points, Life Points, ..."""
+    """A number on the sheet outside the trait groups: plot points, Life Points, ...
+
+    table_owned: it changes at the table (plot points, Drama Points, criticals, ...):
+    players cannot set it on the sheet, a GM's edit is an event in the roll log, and a
+    player's new or imported character starts at `default` at most.
+    """
 
     key: str
     label: str
@@ -51,6 +60,7 @@ class Counter:
     maximum: int = 99
     default: int = 0
     help: str = ""
+    table_owned: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,3 +80,9 @@ class SheetTemplate:
             if c.key == key:
                 return c
         raise KeyError(key)
+
+    def table_owned_counters(self) -> tuple[Counter, ...]:
+        return tuple(c for c in self.counters if c.table_owned)
+
+    def table_owned_groups(self) -> tuple[TraitGroup, ...]:
+        return tuple(g for g in self.groups if g.table_owned)

@@ -93,9 +93,12 @@ SHEET_TEMPLATE = SheetTemplate(
             "die",
             fixed_names=STRESS_TYPES,
             help="One die per type; past d12 the character is stressed out.",
+            table_owned=True,  # SMV-10
         ),
     ),
-    counters=(Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS),),
+    counters=(
+        Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS, table_owned=True),
+    ),
 )
 
 DECISIONS: dict[str, list[str]] = {

@@ -1754,7 +1754,9 @@ SHEET_TEMPLATE = SheetTemplate(
         ),
     ),
     counters=(
-        Counter("drama_points", "Drama Points", 0, 99, 0, "spent for bonuses and luck"),
+        Counter(
+            "drama_points", "Drama Points", 0, 99, 0, "spent for bonuses and luck", table_owned=True
+        ),
         Counter(
             "life_points",
             "Life Points",
@@ -1762,6 +1764,7 @@ SHEET_TEMPLATE = SheetTemplate(
             LIFE_POINTS_MAX,
             0,
             "damage subtracts from these; healing adds back",
+            table_owned=True,  # UNI-9
         ),
         Counter(
             "max_life_points",

@@ -99,6 +99,8 @@ class GroupView(Lookup):
     url: str
     add_url: str
     can_add: bool
+    table_owned: bool = False
+    at_the_table: str = ""
     add_values: Mapping = field(default_factory=Blank)
     add_errors: Mapping = field(default_factory=Blank)
 
@@ -114,6 +116,8 @@ class CounterView(Lookup):
     version: int
     dom_id: str
     url: str
+    table_owned: bool = False
+    at_the_table: str = ""
 
 
 def _urls(sheet: Sheet) -> dict[str, str]:
@@ -233,6 +237,8 @@ def group_view(
         url=f"{urls['group']}{spec.key}/",
         add_url=f"{urls['group']}{spec.key}/add/",
         can_add=not spec.fixed_names and len(rows) < spec.max_traits,
+        table_owned=spec.table_owned,
+        at_the_table=v.at_the_table(spec.label) if spec.table_owned else "",
         add_values=Blank(add_values or {}),
         add_errors=Blank(add_errors or {}),
     )
@@ -355,6 +361,8 @@ def counter_view(
         version=counter.version if counter else 1,
         dom_id=f"counter-{sheet.pk}-{spec.key}",
         url=f"{base}{spec.key}/",
+        table_owned=spec.table_owned,
+        at_the_table=v.at_the_table(spec.label) if spec.table_owned else "",
     )
 
 

@@ -3,6 +3,13 @@
 The importer runs every value through sheets.validation, the same cleaners the
 form uses, and collects every problem before refusing, so a file with five
 mistakes is reported once with five lines, and nothing is created.
+
+What changes at the table (plot points, stress, ...: `table_owned` in the sheet
+template) comes in as it would on a new sheet when a player imports: a counter at
+most its starting value, a table-owned group as a new sheet has it. The import's
+`notices` say what was set back. A GM's import keeps the file's values; it creates a
+sheet, which is no table event (the GM sets values at the table afterwards if the
+table should see them change).
 """
 
 from __future__ import annotations
@@ -115,6 +122,7 @@ class CleanSheet:
     counters: dict[str, int]
     overrides: dict[str, int]
     traits: list[CleanTrait] = field(default_factory=list)
+    notices: list[v.Problem] = field(default_factory=list)  # values set back, not refused
 
 
 def parse_json(text: str | bytes) -> object:
@@ -153,8 +161,13 @@ def _where(group: str, index: int, name: object) -> str:
     return label
 
 
-def check_document(doc: object, system: str, *, may_import_npc: bool) -> CleanSheet:
-    """Validate a whole document; SheetProblems lists every problem found."""
+def check_document(
+    doc: object, system: str, *, may_import_npc: bool, keep_table_values: bool = False
+) -> CleanSheet:
+    """Validate a whole document; SheetProblems lists every problem found.
+
+    keep_table_values: the GM imports, so table-owned counters and groups keep the
+    file's values; otherwise they start as on a new sheet (see `_start_at_the_table`)."""
     problems: list[v.Problem] = []
 
     def problem(where: str, message: str) -> None:
@@ -333,7 +346,44 @@ def check_document(doc: object, system: str, *, may_import_npc: bool) -> CleanSh
             )
     if problems:
         raise v.SheetProblems(problems)
+    if not keep_table_values:
+        _start_at_the_table(sheet, template)
     return sheet
+
+
+def _start_at_the_table(sheet: CleanSheet, template) -> None:
+    """A player's import: table-owned counters at most their starting value, table-owned
+    groups as a new sheet has them (fixed traits at their default die, nothing else);
+    each change is a notice for the import report."""
+    for spec in template.table_owned_counters():
+        if sheet.counters.get(spec.key, spec.default) > spec.default:
+            sheet.notices.append(
+                v.Problem(
+                    f"counters.{spec.key}",
+                    f"Set to {spec.default}, where a new character starts: "
+                    f"{v.at_the_table(spec.label)}",
+                )
+            )
+            sheet.counters[spec.key] = spec.default
+    for group in template.table_owned_groups():
+        kept, changed = [], False
+        for t in sheet.traits:
+            if t.group != group.key:
+                kept.append(t)
+            elif t.name in group.fixed_names:
+                changed |= (t.die, t.plus_die) != (group.default_die, None)
+                t.die, t.plus_die = group.default_die, None
+                kept.append(t)
+            else:
+                changed = True
+        if changed:
+            sheet.notices.append(
+                v.Problem(
+                    f"traits.{group.key}",
+                    f"Left as on a new character: {v.at_the_table(group.label)}",
+                )
+            )
+        sheet.traits = kept
 
 
 @transaction.atomic
@@ -402,6 +452,18 @@ def import_sheet(campaign: Campaign, clean: CleanSheet, *, owner=None) -> Sheet:
     return sheet
 
 
-def import_json(campaign: Campaign, text: str | bytes, *, owner, may_import_npc: bool) -> Sheet:
-    clean = check_document(parse_json(text), campaign.system, may_import_npc=may_import_npc)
+def import_json(
+    campaign: Campaign,
+    text: str | bytes,
+    *,
+    owner,
+    may_import_npc: bool,
+    keep_table_values: bool = False,
+) -> Sheet:
+    clean = check_document(
+        parse_json(text),
+        campaign.system,
+        may_import_npc=may_import_npc,
+        keep_table_values=keep_table_values,
+    )
     return import_sheet(campaign, clean, owner=owner)

@@ -102,7 +102,10 @@ class ImportForm(forms.Form):
         raw = upload.read(exchange.MAX_BYTES + 1) if upload else data.get("text", "")
         try:
             self.checked = exchange.check_document(
-                exchange.parse_json(raw), self.campaign.system, may_import_npc=self.membership.is_gm
+                exchange.parse_json(raw),
+                self.campaign.system,
+                may_import_npc=self.membership.is_gm,
+                keep_table_values=self.membership.is_gm,
             )
         except v.SheetProblems as error:
             self.problems = error.problems

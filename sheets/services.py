@@ -5,19 +5,26 @@ the version the editor loaded, so an edit made on stale data is refused
 (Conflict, carrying the row as it is now) and nothing of the other person's is
 overwritten. Values are checked by sheets.validation before anything is
 written; after the transaction commits, sheets.live tells the other browsers.
+
+Table-owned fields (plot points, stress, ...: `table_owned` in the game's sheet
+template) change at the table. A change made from a page names its `Editor`: a
+player's is refused (TableOwned) and a GM's becomes an event in the roll log,
+written through sheets.table_hook in the same transaction. Code that builds
+sheets (the demo, fixtures) names no editor and writes directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Q
 
 from campaigns.models import Campaign, Membership
 
-from . import live
+from . import live, table_hook
 from . import validation as v
 from .models import Counter, Sheet, Trait
 
@@ -42,6 +49,30 @@ class Conflict(Exception):
 
 class Gone(Exception):
     """The row was removed since the editor loaded it."""
+
+
+class TableOwned(SheetError):
+    """A player tried to change what changes only at the table; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class Editor:
+    """Who changes a sheet from a page: table-owned fields route on it."""
+
+    user: Any
+    is_gm: bool
+
+
+def _refuse_player(spec, editor: Editor | None, field: str = "") -> None:
+    """Players change no table-owned counter or group on the sheet (issue: nobody
+    changes plot points, stress, ... silently)."""
+    if spec.table_owned and editor is not None and not editor.is_gm:
+        raise TableOwned({field: v.at_the_table(spec.label)})
+
+
+def _through_table(spec, editor: Editor | None) -> bool:
+    """A GM's change of a table-owned field is written as a table event."""
+    return spec.table_owned and editor is not None and editor.is_gm
 
 
 # --------------------------------------------------------------------------- sheets
@@ -279,16 +310,38 @@ def _conditional_update(sheet: Sheet, trait: Trait, loaded: int, updates: dict) 
     return trait
 
 
+def _group_of(sheet: Sheet, trait: Trait):
+    return v.template_for(sheet.campaign.system).group(trait.group)
+
+
 @transaction.atomic
 def save_trait(
-    sheet: Sheet, trait_id: int, changes: Mapping[str, object], version: object
+    sheet: Sheet,
+    trait_id: int,
+    changes: Mapping[str, object],
+    version: object,
+    *,
+    editor: Editor | None = None,
 ) -> Trait:
-    """Save some fields of a trait if nobody changed it since `version`."""
+    """Save some fields of a trait if nobody changed it since `version`. A GM's new die
+    in a table-owned group is logged at the table first; the other fields follow."""
     trait = _current(sheet, trait_id)
+    group = _group_of(sheet, trait)
+    _refuse_player(group, editor)
     updates = clean_trait_changes(sheet, trait, changes)
     loaded = _version(version)
     if trait.version != loaded:
         raise Conflict(trait)
+    if _through_table(group, editor) and "die" in updates:
+        die, plus = updates.pop("die"), updates.pop("plus_die")
+        if (die, plus) != (trait.die, trait.plus_die):
+            label = v.die_label(die, plus) or None
+            trait = table_hook.writer().set_die(
+                sheet, editor.user, group.key, trait.name, label, loaded
+            )
+            loaded = trait.version
+        if not updates:
+            return trait
     old_name = trait.name
     trait = _conditional_update(sheet, trait, loaded, updates)
     live.trait_changed(sheet, trait, renamed=trait.name != old_name)
@@ -302,10 +355,13 @@ class Stepped:
 
 
 @transaction.atomic
-def step_trait(sheet: Sheet, trait_id: int, direction: str, version: object) -> Stepped:
+def step_trait(
+    sheet: Sheet, trait_id: int, direction: str, version: object, *, editor: Editor | None = None
+) -> Stepped:
     """Step a die up or down; a d4 stepped down is removed (a fixed trait just loses its die)."""
     trait = _current(sheet, trait_id)
-    group = v.template_for(sheet.campaign.system).group(trait.group)
+    group = _group_of(sheet, trait)
+    _refuse_player(group, editor, "die")
     loaded = _version(version)
     if trait.version != loaded:
         raise Conflict(trait)
@@ -313,6 +369,14 @@ def step_trait(sheet: Sheet, trait_id: int, direction: str, version: object) -> 
         result = v.step(group, trait.die, trait.plus_die, direction)
     except v.FieldError as error:
         raise SheetError({"die": str(error)}) from None
+    if _through_table(group, editor):
+        if result.removed:
+            _check_removable(sheet, trait)
+        label = None if result.removed else (v.die_label(result.die, result.plus_die) or None)
+        after = table_hook.writer().set_die(
+            sheet, editor.user, group.key, trait.name, label, loaded
+        )
+        return Stepped(after or trait, removed=after is None)
     if result.removed:
         _remove(sheet, trait, loaded)
         return Stepped(trait, removed=True)
@@ -324,6 +388,15 @@ def step_trait(sheet: Sheet, trait_id: int, direction: str, version: object) -> 
 
 
 def _remove(sheet: Sheet, trait: Trait, loaded: int) -> None:
+    _check_removable(sheet, trait)
+    rows = Trait.objects.filter(pk=trait.pk, sheet=sheet, version=loaded).delete()[0]
+    if rows == 0:
+        raise Conflict(_current(sheet, trait.pk))
+    live.group_changed(sheet, trait.group)
+
+
+def _check_removable(sheet: Sheet, trait: Trait) -> None:
+    """Fixed traits stay on every sheet; a trait others are filed under stays until they go."""
     group = v.template_for(sheet.campaign.system).group(trait.group)
     if group.fixed_names:
         raise SheetError(
@@ -338,26 +411,33 @@ def _remove(sheet: Sheet, trait: Trait, loaded: int) -> None:
             f"{what} belong to “{trait.name}”: remove them or move them to another "
             f"{v.singular(group.label)} first."
         )
-    rows = Trait.objects.filter(pk=trait.pk, sheet=sheet, version=loaded).delete()[0]
-    if rows == 0:
-        raise Conflict(_current(sheet, trait.pk))
-    live.group_changed(sheet, trait.group)
 
 
 @transaction.atomic
-def delete_trait(sheet: Sheet, trait_id: int, version: object) -> Trait:
+def delete_trait(
+    sheet: Sheet, trait_id: int, version: object, *, editor: Editor | None = None
+) -> Trait:
     trait = _current(sheet, trait_id)
+    group = _group_of(sheet, trait)
+    _refuse_player(group, editor, "row")
     loaded = _version(version)
     if trait.version != loaded:
         raise Conflict(trait)
+    if _through_table(group, editor):
+        _check_removable(sheet, trait)
+        table_hook.writer().set_die(sheet, editor.user, group.key, trait.name, None, loaded)
+        return trait
     _remove(sheet, trait, loaded)
     return trait
 
 
 @transaction.atomic
-def move_trait(sheet: Sheet, trait_id: int, direction: str) -> Trait:
+def move_trait(
+    sheet: Sheet, trait_id: int, direction: str, *, editor: Editor | None = None
+) -> Trait:
     """Swap a trait with its neighbour in the group (positions are renumbered 0..n-1)."""
     trait = _current(sheet, trait_id)
+    _refuse_player(_group_of(sheet, trait), editor)
     if direction not in ("up", "down"):
         raise SheetError("Move up or move down.")
     _lock(sheet)
@@ -377,17 +457,27 @@ def move_trait(sheet: Sheet, trait_id: int, direction: str) -> Trait:
 
 @transaction.atomic
 def add_trait(
-    sheet: Sheet, group_key: str, data: Mapping[str, object], flags: Mapping[str, object]
+    sheet: Sheet,
+    group_key: str,
+    data: Mapping[str, object],
+    flags: Mapping[str, object],
+    *,
+    editor: Editor | None = None,
 ) -> Trait:
+    """Add a trait. In a table-owned group a GM's new trait is logged at the table
+    (the log's lock is taken before the sheet's, as every table action takes it)."""
     system = sheet.campaign.system
     template = v.template_for(system)
     try:
         group = template.group(group_key)
     except KeyError:
         raise SheetError("This sheet has no such group.") from None
+    _refuse_player(group, editor)
     if group.fixed_names:
         raise SheetError(f"{group.label} are always the same: they cannot be added.")
-    _lock(sheet)
+    logged = _through_table(group, editor)
+    if not logged:
+        _lock(sheet)
     existing = list(
         Trait.objects.filter(sheet=sheet, group=group.key).values_list("name", "position")
     )
@@ -407,6 +497,8 @@ def add_trait(
         raise SheetError(errors)
     if not flags and values.get("name"):
         values["flags"] = v.default_flags(system, group, values["name"])
+    if logged:
+        return _add_at_the_table(sheet, group, values, editor)
     trait = Trait.objects.create(
         sheet=sheet,
         group=group.key,
@@ -424,24 +516,52 @@ def add_trait(
     return trait
 
 
+def _add_at_the_table(sheet: Sheet, group, values: dict, editor: Editor) -> Trait:
+    """The table writes the new trait and its die; its notes, flags and place follow."""
+    label = v.die_label(values["die"], values["plus_die"]) or None
+    trait = table_hook.writer().set_die(sheet, editor.user, group.key, values["name"], label, None)
+    _lock(sheet)
+    others = Trait.objects.filter(sheet=sheet, group=group.key).exclude(pk=trait.pk)
+    position = max(others.values_list("position", flat=True), default=-1) + 1
+    extra = {
+        "notes": values["notes"],
+        "flags": values["flags"],
+        "parent_id": int(values["parent"]) if values.get("parent") else None,
+        "link_id": int(values["link"]) if values.get("link") else None,
+        "position": position,
+    }
+    Trait.objects.filter(pk=trait.pk).update(**extra)
+    for key, value in extra.items():
+        setattr(trait, key, value)
+    return trait
+
+
 # --------------------------------------------------------------------------- counters
 
 
 @transaction.atomic
 def save_counter(
-    sheet: Sheet, key: str, raw: object, version: object, *, delta: int = 0
+    sheet: Sheet,
+    key: str,
+    raw: object,
+    version: object,
+    *,
+    delta: int = 0,
+    editor: Editor | None = None,
 ) -> Counter:
-    """Set a counter (or move it by `delta`) if nobody changed it since `version`."""
+    """Set a counter (or move it by `delta`) if nobody changed it since `version`. A GM's
+    change of a table-owned counter is a logged table event; a player's is refused."""
     system = sheet.campaign.system
     template = v.template_for(system)
+    try:
+        spec = template.counter(key)
+    except KeyError:
+        raise Gone() from None
+    _refuse_player(spec, editor, "value")
     counters = {c.key: c for c in Counter.objects.filter(sheet=sheet)}
     counter = counters.get(key)
     if counter is None:
-        try:
-            template.counter(key)
-        except KeyError:
-            raise Gone() from None
-        counter = Counter.objects.create(sheet=sheet, key=key, value=template.counter(key).default)
+        counter = Counter.objects.create(sheet=sheet, key=key, value=spec.default)
         counters[key] = counter
     loaded = _version(version)
     if counter.version != loaded:
@@ -453,6 +573,10 @@ def save_counter(
         value = v.clean_counter(template, system, key, raw, values)
     except v.FieldError as error:
         raise SheetError({"value": str(error)}) from None
+    if _through_table(spec, editor):
+        if value == counter.value:
+            return counter
+        return table_hook.writer().set_counter(sheet, editor.user, key, value, loaded)
     rows = Counter.objects.filter(pk=counter.pk, version=loaded).update(
         value=value, version=F("version") + 1
     )

@@ -123,6 +123,13 @@ def singular(label: str) -> str:
     return label
 
 
+def at_the_table(label: str) -> str:
+    """Why a player cannot change a table-owned field: "Plot points change at the table:
+    ask the GM.", "Stress changes at the table: ask the GM."."""
+    verb = "change" if singular(label) != label else "changes"
+    return f"{label} {verb} at the table: ask the GM."
+
+
 def with_article(word: str) -> str:
     """ "an Aspect", "a Stylin'"."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word

@@ -129,6 +129,32 @@ def _first_error(errors: dict) -> str:
     return next(iter(errors.values()), "That was not saved.")
 
 
+def _editor(request: HttpRequest, membership) -> services.Editor:
+    return services.Editor(user=request.user, is_gm=membership.is_gm)
+
+
+def _refused_at_the_table(
+    request: HttpRequest,
+    sheet: Sheet,
+    refusal: services.TableOwned,
+    anchor: str,
+    fragment: str = "",
+    target: str = "",
+) -> HttpResponse:
+    """A player's change of something that changes at the table: nothing was saved.
+    Without JavaScript the page comes back with the reason; htmx gets 403 with the part
+    as it is (read-only) and the reason in the status line."""
+    message = _first_error(refusal.errors)
+    if not request.htmx:
+        messages.error(request, message)
+        return _back(request, sheet, anchor)
+    response = HttpResponse(fragment + _status(message, problem=True), status=403)
+    response["X-Table-Owned"] = "1"  # sheet.js swaps it in like a 409 or 422
+    if target:
+        _retarget(response, target)
+    return response
+
+
 def _scores_oob(request: HttpRequest, sheet: Sheet, membership, can_edit: bool, group: str) -> str:
     if group not in ("attributes", "skills"):
         return ""
@@ -198,6 +224,8 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
         owner = get_user_model().objects.filter(pk=owner_id).first() if owner_id else None
         sheet = exchange.import_sheet(campaign, form.checked, owner=owner)
         messages.success(request, f"{sheet.name} was imported.")
+        for notice in form.checked.notices:
+            messages.warning(request, str(notice))
         return redirect(sheet)
     return render(
         request,
@@ -397,7 +425,17 @@ def trait_add(request: HttpRequest, campaign_id: int, sheet_id: int, group: str)
         if f"flag_{f}" in request.POST
     }
     try:
-        trait = services.add_trait(sheet, group, data, flags)
+        trait = services.add_trait(sheet, group, data, flags, editor=_editor(request, membership))
+    except services.TableOwned as refusal:
+        gv = display.groups_for(sheet, [group])[group]
+        html = render_to_string(
+            f"{TEMPLATE}#group",
+            _with_csrf(request, _context(sheet, membership, True, g=gv)),
+            request,
+        )
+        return _refused_at_the_table(
+            request, sheet, refusal, f"group-{sheet.pk}-{group}", html, f"#{gv.dom_id}"
+        )
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, f"Not added: {_first_error(error.errors)}")
@@ -491,9 +529,17 @@ def trait(request: HttpRequest, campaign_id: int, sheet_id: int, trait_id: int) 
     field, changes = _changes_from_post(request.POST, sheet, loaded)
     whole_row = field is None or request.POST.get("reply") == "row"
     try:
-        saved = services.save_trait(sheet, trait_id, changes, request.POST.get("version"))
+        saved = services.save_trait(
+            sheet,
+            trait_id,
+            changes,
+            request.POST.get("version"),
+            editor=_editor(request, membership),
+        )
     except services.Gone:
         return _gone(request, sheet, trait_id)
+    except services.TableOwned as refusal:
+        return _trait_refused(request, sheet, membership, loaded, refusal)
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, f"Not saved: {_first_error(error.errors)}")
@@ -526,6 +572,17 @@ def trait(request: HttpRequest, campaign_id: int, sheet_id: int, trait_id: int) 
     return _retarget(
         _fragment(request, _field_partial(field), context, extra=extra),
         _field_target(saved.pk, field),
+    )
+
+
+def _trait_refused(request, sheet, membership, trait: Trait, refusal) -> HttpResponse:
+    html = render_to_string(
+        f"{TEMPLATE}#trait_row",
+        _with_csrf(request, _row_context(sheet, membership, True, trait)),
+        request,
+    )
+    return _refused_at_the_table(
+        request, sheet, refusal, f"trait-{trait.pk}", html, f"#trait-{trait.pk}"
     )
 
 
@@ -610,9 +667,17 @@ def trait_step(
     sheet, membership = get_sheet_for_editor(request.user, campaign_id, sheet_id)
     direction = request.POST.get("direction", "")
     try:
-        stepped = services.step_trait(sheet, trait_id, direction, request.POST.get("version"))
+        stepped = services.step_trait(
+            sheet,
+            trait_id,
+            direction,
+            request.POST.get("version"),
+            editor=_editor(request, membership),
+        )
     except services.Gone:
         return _gone(request, sheet, trait_id)
+    except services.TableOwned as refusal:
+        return _trait_refused(request, sheet, membership, _trait_or_404(sheet, trait_id), refusal)
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, _first_error(error.errors))
@@ -672,9 +737,11 @@ def trait_move(
     sheet, membership = get_sheet_for_editor(request.user, campaign_id, sheet_id)
     direction = request.POST.get("direction", "")
     try:
-        moved = services.move_trait(sheet, trait_id, direction)
+        moved = services.move_trait(sheet, trait_id, direction, editor=_editor(request, membership))
     except services.Gone:
         return _gone(request, sheet, trait_id)
+    except services.TableOwned as refusal:
+        return _trait_refused(request, sheet, membership, _trait_or_404(sheet, trait_id), refusal)
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, _first_error(error.errors))
@@ -699,9 +766,13 @@ def trait_delete(
 ) -> HttpResponse:
     sheet, membership = get_sheet_for_editor(request.user, campaign_id, sheet_id)
     try:
-        removed = services.delete_trait(sheet, trait_id, request.POST.get("version"))
+        removed = services.delete_trait(
+            sheet, trait_id, request.POST.get("version"), editor=_editor(request, membership)
+        )
     except services.Gone:
         return _gone(request, sheet, trait_id)
+    except services.TableOwned as refusal:
+        return _trait_refused(request, sheet, membership, _trait_or_404(sheet, trait_id), refusal)
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, _first_error(error.errors))
@@ -771,9 +842,25 @@ def sheet_counter(request: HttpRequest, campaign_id: int, sheet_id: int, key: st
             delta = 0
     raw = request.POST.get("value", "")
     try:
-        counter = services.save_counter(sheet, key, raw, request.POST.get("version"), delta=delta)
+        counter = services.save_counter(
+            sheet,
+            key,
+            raw,
+            request.POST.get("version"),
+            delta=delta,
+            editor=_editor(request, membership),
+        )
     except services.Gone:
         raise Http404("No such counter") from None
+    except services.TableOwned as refusal:
+        current = Counter.objects.filter(sheet=sheet, key=key).first()
+        cv = display.counter_view(sheet, spec, current)
+        html = render_to_string(
+            f"{TEMPLATE}#counter",
+            _with_csrf(request, _context(sheet, membership, can_edit, c=cv)),
+            request,
+        )
+        return _refused_at_the_table(request, sheet, refusal, f"counter-{sheet.pk}-{key}", html)
     except services.SheetError as error:
         if not request.htmx:
             messages.error(request, f"{spec.label}: {_first_error(error.errors)}")
@@ -801,7 +888,10 @@ def sheet_counter(request: HttpRequest, campaign_id: int, sheet_id: int, key: st
             conflict={"mine": mine, "delta": delta},
             notice=f"{spec.label} not saved: someone else changed it to {conflict.current.value}.",
         )
+    notice = f"{spec.label}: {counter.value}."
+    if spec.table_owned:
+        notice = f"{spec.label}: {counter.value} (changes are logged at the table)."
     if not request.htmx:
-        messages.success(request, f"{spec.label}: {counter.value}.")
+        messages.success(request, notice)
         return _back(request, sheet, f"counter-{sheet.pk}-{key}")
-    return respond(counter, notice=f"{spec.label}: {counter.value}.")
+    return respond(counter, notice=notice)

@@ -9,8 +9,13 @@ class TableConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from campaigns.models import Membership
+        from sheets import table_hook
 
         from . import broadcast
+        from .sheet_writes import TableSheetWriter
+
+        # A GM's sheet edit of plot points, stress, ... becomes a logged table action.
+        table_hook.register(TableSheetWriter())
 
         def membership_changed(sender, instance, **kwargs):
             """A role change or a removal reaches that user's open sockets at once."""

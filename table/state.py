@@ -38,6 +38,8 @@ from rules.dice import parse_size
 from rules.errors import RulesError
 from rules.faces import FaceSource
 from rules.registry import GameSystem
+from rules.requests import get_bool, get_int, get_str
+from sheets import validation as sheet_rules
 from sheets.models import Counter, Sheet, Trait
 
 from . import undo, visibility
@@ -2100,6 +2102,195 @@ class GivePoints(Handler):
 
 
 TABLE_HANDLERS: dict[str, Handler] = {"give_points": GivePoints()}
+
+
+# ---- Sheet edits of what changes at the table (`table_owned` in the sheet template):
+# the GM's edit of plot points, stress, ... on a sheet is a logged, voidable event.
+
+
+class StaleSheetValue(ActionError):
+    """The counter or trait changed since the editor loaded it (the sheet page shows
+    both versions); `table.version` in the request names the version loaded."""
+
+
+def counter_words(label: str) -> str:
+    """ "Plot points" -> "plot points"; a game's own term ("Drama Points") keeps its capitals."""
+    words = label.split()
+    if len(words) > 1 and all(word[:1].isupper() for word in words):
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def resolve_set_counter(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """The GM sets a table-owned counter to a value the sheet allows (checked in
+    SetCounter.prepare against the sheet template, as the sheet form checks it)."""
+    value = get_int(request, "value", lo=-(10**6), hi=10**6)
+    held = get_int(request, "held", lo=-(10**6), hi=10**6)
+    name = get_str(request, "character", max_len=80)
+    label = get_str(request, "label", max_len=40)
+    if value == held:
+        raise RulesError(f"{name} already has {held} {label}. Nothing changed.")
+    return {
+        "headline": f"GM set {name}'s {label} to {value} (was {held})",
+        "explanation": f"The GM changed {name}'s {label} from {held} to {value} on the sheet.",
+        "counter": get_str(request, "counter", max_len=40),
+        "value": value,
+        "held": held,
+    }
+
+
+def resolve_set_die(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """The GM sets, adds or removes a die in a table-owned group (stress SER-7/SMV-10,
+    complications SER-3, conditions CTX-4)."""
+    name = get_str(request, "character", max_len=80)
+    trait = get_str(request, "trait", max_len=80)
+    one = get_str(request, "one", max_len=40)
+    die = request.get("die")
+    held = request.get("held")
+    for value, what in ((die, "die"), (held, "held")):
+        if value is not None and (not isinstance(value, str) or len(value) > 12):
+            raise RulesError(f"{what} must be a die like d8, or nothing")
+    fixed = get_bool(request, "fixed")
+    if die == held:
+        raise RulesError(f"{name}'s {trait} is already {die or 'without a die'}. Nothing changed.")
+    if held is None and not fixed:
+        headline = f"GM gave {name} the {one} “{trait}” at {die}"
+    elif die is None and not fixed:
+        headline = f"GM removed {name}'s {one} “{trait}” (was {held})"
+    else:
+        headline = f"GM set {name}'s {trait} {one} to {die or 'no die'} (was {held or 'no die'})"
+    return {
+        "headline": headline,
+        "explanation": f"The GM changed {name}'s {trait} {one} on the sheet: "
+        f"{held or 'no die'} → {die or 'no die'}.",
+        "group": get_str(request, "group", max_len=40),
+        "trait": trait,
+        "die": die,
+        "held": held,
+    }
+
+
+TABLE_ACTIONS["set_counter"] = Action(
+    name="set_counter",
+    title="Set by the GM",
+    resolver=resolve_set_counter,
+    rules=(),
+    schema={
+        "counter": {"type": "str", "meaning": "a table-owned counter of the sheet"},
+        "value": {"type": "int", "meaning": "its new value", "bounds": "the sheet's"},
+    },
+    rolls=False,
+)
+TABLE_ACTIONS["set_die"] = Action(
+    name="set_die",
+    title="Die set by the GM",
+    resolver=resolve_set_die,
+    rules=(),
+    schema={
+        "group": {"type": "str", "meaning": "a table-owned group (stress, complications, ...)"},
+        "trait": {"type": "str", "meaning": "the trait's name (a new one is added)"},
+        "die": {"type": "str", "meaning": "d4-d12 (d12+dN where allowed), or null to clear"},
+    },
+    rolls=False,
+)
+
+
+def _table_owned(specs, key: object, what: str):
+    for spec in specs:
+        if spec.key == key:
+            return spec
+    raise ActionError(f"Choose {what} that changes at the table.")
+
+
+class SetCounter(Handler):
+    """The GM sets a table-owned counter (plot points, Drama Points, Life Points,
+    criticals, ...): the value is checked as the sheet form checks it, and the change
+    is an event in the log, voidable like any other."""
+
+    gm_only = True
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        template = ctx.system.sheet_template
+        spec = _table_owned(
+            template.table_owned_counters(), ctx.request.get("counter"), "a counter"
+        )
+        char = ctx.character()
+        held = char.counter(spec.key)
+        expected = ctx.param_int("version")
+        if expected is not None and char._counters[spec.key].version != expected:
+            raise StaleSheetValue(f"{spec.label} changed since you loaded the sheet.")
+        values = {key: row.value for key, row in char._counters.items()}
+        try:
+            value = sheet_rules.clean_counter(
+                template, ctx.system.slug, spec.key, ctx.request.get("value"), values
+            )
+        except sheet_rules.FieldError as error:
+            raise ActionError(str(error)) from None
+        ctx.request.update(
+            counter=spec.key,
+            value=value,
+            held=held,
+            label=counter_words(spec.label),
+            character=ctx.sheet.name[:80],
+        )
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.set_counter(ctx.sheet, outcome["counter"], outcome["value"])
+
+
+class SetDie(Handler):
+    """The GM sets a die in a table-owned group; a new name adds a trait there and no
+    die removes one (a fixed trait, a stress type, keeps its row without a die)."""
+
+    gm_only = True
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        template = ctx.system.sheet_template
+        group = _table_owned(template.table_owned_groups(), ctx.request.get("group"), "dice")
+        char = ctx.character()
+        raw_name = ctx.request.get("trait")
+        trait = char.trait(group.key, raw_name) if isinstance(raw_name, str) else None
+        expected = ctx.param_int("version")
+        adding = ctx.params.get("new") is True
+        try:
+            if trait is None:
+                if group.fixed_names or not adding and expected is not None:
+                    raise ActionError(f"{ctx.sheet.name} has no such {group.label.lower()}.")
+                name = sheet_rules.clean_name(raw_name)
+                if len(char.group(group.key)) >= group.max_traits:
+                    raise ActionError(f"A sheet holds at most {group.max_traits} {group.label}.")
+            else:
+                if adding:
+                    raise ActionError(f"{ctx.sheet.name} already has “{trait.name}”.")
+                if expected is not None and trait.version != expected:
+                    raise StaleSheetValue(f"“{trait.name}” changed since you loaded the sheet.")
+                name = trait.name
+            raw_die = ctx.request.get("die")
+            die = None
+            if raw_die not in (None, ""):
+                die = sheet_rules.die_label(*sheet_rules.clean_die(group, raw_die)) or None
+        except sheet_rules.FieldError as error:
+            raise ActionError(str(error)) from None
+        if die is None and trait is None:
+            raise ActionError("Choose a die for it: d4, d6, d8, d10 or d12.")
+        ctx.request.update(
+            group=group.key,
+            trait=name,
+            die=die,
+            held=(trait.die_label or None) if trait is not None else None,
+            one=sheet_rules.singular(group.label).lower(),
+            fixed=bool(group.fixed_names),
+            character=ctx.sheet.name[:80],
+        )
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        ctx.set_die(ctx.sheet, outcome["group"], outcome["trait"], outcome["die"])
+
+
+TABLE_HANDLERS["set_counter"] = SetCounter()
+TABLE_HANDLERS["set_die"] = SetDie()
 
 
 HANDLERS: dict[tuple[str, str], Handler] = {

@@ -285,14 +285,15 @@ def _sheet_rows() -> list[Row]:
         r("sheet_delete", "GET", editors, 200, 200),
         r("sheet_delete", "POST", editors, 302, 302, changes=True),
         r("sheet_counter", "GET", members, 200, 200),
-        r(
+        # Plot points change at the table: the GM's edit is a logged action; the owner is
+        # refused (the page comes back with the reason, htmx gets 403) and nothing changes.
+        Row(
             "sheet_counter",
             "POST",
-            editors,
-            302,
-            200,
-            changes=True,
+            _roles(W(302, True), W(302), W(403), W(403), W(404), W(LOGIN)),
+            _roles(W(200, True), W(403), W(403), W(403), W(404), W(LOGIN_HX)),
             data=lambda w: {"value": "2", "version": w.ours.counter.version},
+            state_changing=True,
         ),
         r("sheet_group", "GET", members, 200, 200),
         r(

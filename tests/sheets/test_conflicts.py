@@ -139,20 +139,23 @@ def test_saving_a_removed_trait_says_so(
 
 
 def test_stale_counter_save_is_refused(make_campaign, make_sheet, gm, player, client_for, htmx):
-    campaign = make_campaign("serenity")
+    """A counter the player keeps (milestones; plot points change at the table, see
+    test_table_counters.py for the GM's stale edit of those)."""
+    campaign = make_campaign("cortex_slots")
     sheet = make_sheet(campaign)
-    url = reverse("sheet_counter", args=[campaign.pk, sheet.pk, "plot_points"])
+    url = reverse("sheet_counter", args=[campaign.pk, sheet.pk, "milestones"])
     assert client_for(gm).post(url, {"value": "2", "version": 1}, **htmx).status_code == 200
     response = client_for(player).post(url, {"value": "5", "version": 1}, **htmx)
     body = text(response)
     assert response.status_code == 409
-    assert "changed Plot points to 2" in body and "You wanted 5" in body and "Set 5 (mine)" in body
-    counter = Counter.objects.get(sheet=sheet, key="plot_points")
+    assert "changed Milestone points to 2" in body and "You wanted 5" in body
+    assert "Set 5 (mine)" in body
+    counter = Counter.objects.get(sheet=sheet, key="milestones")
     assert (counter.value, counter.version) == (2, 2)
     # A stale "+1" is offered again on top of their value.
     response = client_for(player).post(url, {"delta": "1", "version": 1}, **htmx)
     assert response.status_code == 409 and "Apply my +1 to 2" in text(response)
-    assert Counter.objects.get(sheet=sheet, key="plot_points").value == 2
+    assert Counter.objects.get(sheet=sheet, key="milestones").value == 2
 
 
 def test_stale_sheet_details_are_refused(make_campaign, make_sheet, gm, player, client_for, htmx):

@@ -125,9 +125,10 @@ async def test_owner_save_reaches_another_members_socket_and_hidden_changes_stay
         await next_sync(gm_socket, f"#trait-{npc_trait.pk}")
         assert await nothing_with(other_socket, f"sheet-sync-{npc.pk}")
 
-        # Counters and structure changes are pushed the same way.
+        # Counters and structure changes are pushed the same way (plot points change at the
+        # table, so the GM sets them: a logged action that refreshes the sheet as well).
         counter_url = reverse("sheet_counter", args=[campaign.pk, sheet.pk, "plot_points"])
-        await sync_to_async(owner_client.post)(counter_url, {"value": "2", "version": 1}, **HTMX)
+        await sync_to_async(gm_client.post)(counter_url, {"value": "2", "version": 1}, **HTMX)
         await next_sync(other_socket, f"#counter-{sheet.pk}-plot_points")
         add_url = reverse("trait_add", args=[campaign.pk, sheet.pk, "values"])
         await sync_to_async(owner_client.post)(add_url, {"name": "Freedom", "die": "d10"}, **HTMX)

@@ -58,6 +58,10 @@ TABLE = {
     "trait_delete": ("editors", 302, 200),
 }
 
+# Plot points change at the table: the owner's post is refused (the page comes back with
+# the reason; htmx gets 403), the GM's is logged (tests/sheets/test_table_counters.py).
+GM_ONLY_AT_THE_TABLE = {"sheet_counter_post"}
+
 ALLOWED = {
     "members": {"gm", "owner", "other_player", "observer"},
     "players": {"gm", "owner", "other_player"},
@@ -173,6 +177,8 @@ def test_player_character_sheet_urls(url_name, table, make_campaign, make_sheet,
             return 404
         if role not in ALLOWED[who]:
             return 403
+        if role == "owner" and url_name in GM_ONLY_AT_THE_TABLE:
+            return 403 if is_htmx else 302
         return htmx_status if is_htmx else page_status
 
     run_table(

@@ -1,7 +1,8 @@
 /* Rollcall sheets: live editing glue on top of htmx (no build step, no dependencies).
  *
  * - 409 (someone else changed it) and 422 (not valid) answers carry their own
- *   markup, so they are swapped in like a 200.
+ *   markup, so they are swapped in like a 200; so does a 403 marked X-Table-Owned
+ *   (a player's change of plot points, stress, ...: it changes at the table).
  * - The campaign socket appends re-fetch orders to #sheet-sync-<id>; each one
  *   GETs a row, a group or a counter through the viewer's own permissions.
  *   A row the viewer is editing (focus inside, or typed but unsaved) is never
@@ -120,7 +121,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     var status = detail.xhr.status;
-    if (status === 409 || status === 422) {
+    if (status === 409 || status === 422 || (status === 403 && detail.xhr.getResponseHeader("X-Table-Owned"))) {
       detail.shouldSwap = true;
       detail.isError = false;
     }
