@@ -322,7 +322,9 @@ def test_a_hidden_gm_characters_changes_stay_with_the_gms(
     client_for(gm).post(counter_url(npc, "plot_points"), {"value": "2", "version": 1}, **htmx)
     event = TableEvent.objects.get()
     assert event.visibility == "gm"
-    assert actions.visible_events(campaign, player) == []
+    [shown] = actions.visible_events(campaign, player)
+    sealed = render_event_html(shown, "players")
+    assert "The GM acted behind the screen" in sealed and "Reaver" not in sealed
 
 
 def test_the_table_actions_are_the_gms_only(make_campaign, make_sheet, gm, player):

@@ -1,0 +1,91 @@
+"""A roll behind the GM's screen, in three browsers: the players see a sealed card with
+its commitment; the GM reveals it; the card opens on every page and its check passes
+(SHA-256 of the committed text, and the dice shown are the committed ones); a face
+tampered with on the page makes the check fail."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import log_in
+
+pytestmark = pytest.mark.e2e
+
+SETUP = r"""
+import json
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from campaigns import services
+from campaigns.models import Membership
+
+U = get_user_model()
+users = {name: U.objects.get(username=name) for name in ("gm", "alice", "bob")}
+c = services.create_campaign(users["gm"], name="E2E sealed", description="", system="serenity")
+for p in ("alice", "bob"):
+    Membership.objects.create(campaign=c, user=users[p], role="player")
+scene = services.create_scene(c, title="Behind the screen", description="")
+services.start_scene(c, scene.pk)
+print(json.dumps({"id": c.pk}))
+"""
+
+
+@pytest.fixture(scope="module")
+def campaign(daphne_server):
+    return daphne_server.seed(SETUP)["id"]
+
+
+@pytest.fixture(scope="module")
+def pages(chromium, daphne_server):
+    return {name: log_in(chromium, daphne_server, name) for name in ("gm", "alice", "bob")}
+
+
+def newest_card(page: Page):
+    return page.locator("#log > li[data-seq]").first
+
+
+def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_server, campaign):
+    for page in pages.values():
+        page.goto(f"{daphne_server.url}/c/{campaign}/table/")
+        expect(page.locator("#socket-status")).to_have_attribute("data-state", "live")
+    gm = pages["gm"]
+    form = gm.locator("form[action$='/table/gm/roll/']")
+    form.locator("[name=dice]").fill("d12 Hidden sniper, d10 Crossfire")
+    form.locator("[name=visibility]").select_option("gm")
+    form.locator("button[type=submit]").click()
+    expect(newest_card(gm)).to_contain_text("Hidden sniper")
+    seq = newest_card(gm).get_attribute("data-seq")
+
+    for name in ("alice", "bob"):
+        card = pages[name].locator(f"#event-{seq}")
+        expect(card).to_contain_text("The GM rolled behind the screen")
+        expect(card.locator("code.hash")).to_have_text(
+            gm.locator(f"#event-{seq} .seal-check").get_attribute("data-commitment")
+        )
+        assert "Hidden sniper" not in pages[name].content()
+
+    gm.locator(f"#event-{seq} button", has_text="Reveal").click()
+    for page in pages.values():
+        card = page.locator(f"#event-{seq}")
+        expect(card).to_contain_text("Hidden sniper")
+        card.locator(".seal-check summary").click()
+        card.locator("[data-check-seal]").click()
+        expect(card.locator(".seal-result")).to_have_attribute("data-ok", "true")
+        expect(card.locator(".seal-result")).to_contain_text("Checked")
+
+    # A face changed on the page no longer matches what was committed.
+    alice = pages["alice"].locator(f"#event-{seq}")
+    alice.locator(".face-value").first.evaluate(
+        "el => { el.textContent = String((Number(el.textContent) % 12) + 1); }"
+    )
+    alice.locator("[data-check-seal]").click()
+    expect(alice.locator(".seal-result")).to_have_attribute("data-ok", "false")
+    expect(alice.locator(".seal-result")).to_contain_text("not the committed ones")
+    # And so does committed text changed on the page.
+    bob = pages["bob"].locator(f"#event-{seq}")
+    bob.locator(".seal-check").evaluate(
+        "el => { el.dataset.committed = el.dataset.committed.replace('\"faces\":[', '\"faces\":[1,'); }"
+    )
+    bob.locator("[data-check-seal]").click()
+    expect(bob.locator(".seal-result")).to_contain_text("does not hash to the commitment")
