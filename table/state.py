@@ -1216,11 +1216,77 @@ class ActivateComplication(Handler):
             ctx.note(complication=name, sheet=ctx.sheet.pk, to=change.get("to"))
 
 
+NO_SUCH_TEST = "That is not a test with an extraordinary success that is still to be claimed."
+
+
+def extraordinary_test(ctx: Context) -> TableEvent:
+    """SER-10: the logged test whose extraordinary success a benefit claims: the one
+    `table.roll` names, or the latest the actor may see; one hidden from the actor, one
+    without an extraordinary success and one already claimed are refused alike."""
+    wanted = ctx.param_int("roll")
+    tests = TableEvent.objects.filter(
+        campaign_id=ctx.campaign.pk, kind=Kind.ACTION, action="test", voided=False
+    )
+    if wanted is not None:
+        tests = tests.filter(seq=wanted)
+    elif ctx.sheet is not None:
+        tests = tests.filter(character_id=ctx.sheet.pk)
+    claimed = set(
+        TableEvent.objects.filter(
+            campaign_id=ctx.campaign.pk, action="benefit", voided=False
+        ).values_list("params__roll", flat=True)
+    )
+    for event in tests.order_by("-seq")[:MAX_KEPT_ROLLS]:
+        if (
+            visibility.sees(event, ctx.audience)
+            and isinstance(event.outcome.get("extraordinary"), Mapping)
+            and event.seq not in claimed
+        ):
+            return event
+    raise ActionError(NO_SUCH_TEST)
+
+
 class Benefit(Handler):
-    """SER-10 after a test: the winner's pool from their sheet; their own stress and
-    complications in the other side's pool are read from their sheet too."""
+    """SER-10 after a test: the margin, both pools and who won come from the logged test
+    (table.roll); the winner's player picks (the GM for the GM's side). The GM may also
+    name a benefit for a roll-off the table did not record, free-form."""
+
+    def authorize(self, ctx: Context) -> None:
+        if ctx.sheet is not None:
+            ctx.require_control(ctx.sheet)
+        elif not ctx.is_gm:
+            raise ActionError("Choose the character this is for.")
 
     def prepare(self, ctx: Context) -> None:
+        if ctx.is_gm and ctx.param_int("roll") is None and "margin" in ctx.request:
+            self.fill_sides(ctx)
+            return
+        test = extraordinary_test(ctx)
+        won = test.outcome["extraordinary"]
+        by_gm = won.get("by") == "opposition"
+        if by_gm:
+            ctx.require_gm("claim the GM side's extraordinary success")
+        elif ctx.sheet is None or test.character_id != ctx.sheet.pk:
+            raise ActionError(NO_SUCH_TEST)
+        sides = [test.request.get("player") or {}, test.request.get("opposition") or {}]
+        winner, loser = (sides[1], sides[0]) if by_gm else (sides[0], sides[1])
+        ctx.params["roll"] = test.seq
+        loser_pool = list(loser.get("pool") or [])
+        if not by_gm:
+            # The winner's own stress and complications as their sheet holds them now.
+            view = TableView(ctx)
+            loser_pool = [self.winners_own(ctx, raw, view, strict=False) for raw in loser_pool]
+        ctx.request.update(
+            gm=by_gm,
+            margin=int(won.get("margin") or 0),
+            winner_pool=list(winner.get("pool") or []),
+            loser_pool=loser_pool,
+            stress_die=None,
+        )
+        if by_gm:
+            ctx.sheet = None
+
+    def fill_sides(self, ctx: Context) -> None:
         if ctx.sheet is None:
             return
         ctx.request["winner_pool"] = fill_pool(ctx, ctx.request.get("winner_pool"), ctx.sheet)
@@ -1230,7 +1296,7 @@ class Benefit(Handler):
             ctx.request["loser_pool"] = [self.winners_own(ctx, raw, view) for raw in loser]
 
     @staticmethod
-    def winners_own(ctx: Context, raw: object, view: TableView) -> object:
+    def winners_own(ctx: Context, raw: object, view: TableView, *, strict: bool = True) -> object:
         """A stress or complication die in the other side's pool was rolled against the
         winner, so it is the winner's: read from their sheet, or from the complications the
         GM activated for them in this scene. A player cannot name one the winner lacks."""
@@ -1244,7 +1310,7 @@ class Benefit(Handler):
             found = _held_in(held, raw.get("trait", ""))
             if found is not None:
                 return {**raw, "trait": found[0], "die": found[1], "sheet": ctx.sheet.pk}
-        if ctx.is_gm:
+        if ctx.is_gm or not strict:
             return raw
         raise not_on_table(raw)
 

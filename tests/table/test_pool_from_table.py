@@ -221,9 +221,9 @@ def test_gm_pools_stay_free_form(ser):
     assert [e["die"] for e in last_event(ser).request["pool"]] == ["d8", "d12", "d6"]
 
 
-def test_benefit_names_only_the_winners_own_dice_in_the_other_pool(ser):
-    """SER-10: a complication "rolled against" the winner that the winner does not have is
-    not on the table, so it cannot be stepped down or removed."""
+def test_a_player_cannot_claim_a_benefit_with_pools_of_their_own_making(ser):
+    """SER-10: the pools and the margin of a benefit are the logged test's; a player who
+    sends their own (a complication the winner does not have) gets no benefit."""
     request = {
         "winner_pool": [FIGHTIN],
         "loser_pool": [{"die": "d8", "trait": "Grudge", "group": "complications"}],
@@ -231,8 +231,8 @@ def test_benefit_names_only_the_winners_own_dice_in_the_other_pool(ser):
         "benefit": "step_down_complication",
         "target": "Grudge",
     }
-    assert (
-        refused(ser, ser.player, "benefit", request, ser.pc.pk) == "Grudge d8 is not on the table."
+    assert refused(ser, ser.player, "benefit", request, ser.pc.pk) == (
+        "That is not a test with an extraordinary success that is still to be claimed."
     )
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from table.actions import ActionError
 from table.export import verify
+from table.models import TableEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -210,24 +211,57 @@ def test_test_is_run_by_the_gm_with_the_players_pool(t, faces):
     assert event.outcome["success"] is True
 
 
-def test_benefit_lands_on_the_winners_sheet(t):
-    """SER-10 after a test: stepping down one of the winner's own stress dice that the
-    other side rolled changes the winner's sheet; the dice are read from that sheet."""
+def extraordinary_test(t, faces, *, visibility="public"):
+    """The GM's test of Mal against thugs who roll Mal's Injured stress against him; Mal
+    wins by 8 (SER-5, SER-10)."""
+    opposition = [*THUGS[:2], {"die": "d12", "trait": "Injured", "group": "stress",
+                               "sheet": t.pc.pk}]  # fmt: skip
+    faces.queue.extend([10, 2, 1, 1])
+    return t.perform(t.gm, "test", {"player": {"pool": [FIGHTIN]},
+                                    "opposition": {"pool": opposition}},
+                     sheet_id=t.pc.pk, visibility=visibility)  # fmt: skip
+
+
+def test_benefit_lands_on_the_winners_sheet(t, faces):
+    """SER-10 after a test: the margin and both pools come from the logged test; stepping
+    down the winner's own stress die that the other side rolled changes their sheet."""
     t.pc.traits.filter(group="stress", name="Injured").update(die=8)
-    event = t.perform(
-        t.player,
-        "benefit",
-        {
-            "winner_pool": [FIGHTIN],
-            "loser_pool": [*THUGS, {"die": "d12", "trait": "Injured", "group": "stress"}],
-            "margin": 6,
-            "benefit": "step_down_stress",
-            "target": "Injured",
-        },
-        sheet_id=t.pc.pk,
-    )
+    test = extraordinary_test(t, faces)
+    assert test.outcome["extraordinary"]["by"] == "player"
+    claim = {"benefit": "step_down_stress", "target": "Injured", "margin": 99,
+             "winner_pool": [{"die": "d12", "trait": "Made up", "group": "situation"}]}  # fmt: skip
+    event = t.perform(t.player, "benefit", claim, sheet_id=t.pc.pk)
+    assert event.params["roll"] == test.seq and event.request["margin"] == 8
+    assert event.request["winner_pool"] == test.request["player"]["pool"]
     assert event.request["loser_pool"][-1]["die"] == "d8"
     assert t.trait(t.pc, "stress", "Injured").die == 6
+    with pytest.raises(ActionError, match="still to be claimed"):  # once per test
+        t.perform(t.player, "benefit", claim, sheet_id=t.pc.pk)
+
+
+def test_a_benefit_needs_a_test_the_claimant_won_and_may_see(t, faces):
+    """SER-10: no test, another character's test, a secret test and a claimed one are
+    refused alike, and nothing changes."""
+    claim = {"benefit": "step_down_stress", "target": "Injured", "margin": 9,
+             "winner_pool": [FIGHTIN], "loser_pool": THUGS}  # fmt: skip
+    refusals = set()
+
+    def refused(user, sheet, **table):
+        with pytest.raises(ActionError) as caught:
+            t.perform(user, "benefit", {**claim, "table": table}, sheet_id=sheet.pk)
+        refusals.add(str(caught.value))
+
+    refused(t.player, t.pc)  # no test at all: the free-form claim is the GM's only
+    secret = extraordinary_test(t, faces, visibility="gm")
+    refused(t.player, t.pc)
+    refused(t.player, t.pc, roll=secret.seq)
+    refused(t.player, t.pc, roll=secret.seq + 100)
+    public = extraordinary_test(t, faces)
+    refused(t.other, t.other_pc, roll=public.seq)  # Zoe did not win it
+    assert refusals == {
+        "That is not a test with an extraordinary success that is still to be claimed."
+    }
+    assert not TableEvent.objects.filter(campaign=t.campaign, action="benefit").exists()
 
 
 def test_awareness_pool_is_suggested_from_the_sheet(t):
