@@ -11,6 +11,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from .locking import retry_conflicts
 from .models import Campaign, Invite, Membership, Role, Scene
 
 
@@ -19,7 +20,9 @@ class CampaignError(Exception):
 
 
 def _lock(campaign: Campaign) -> Campaign:
-    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+    """The first lock of a campaign-level change (campaigns.locking's order), NO KEY so
+    that rows referring to the campaign can still be inserted meanwhile."""
+    return Campaign.objects.select_for_update(no_key=True).get(pk=campaign.pk)
 
 
 @transaction.atomic
@@ -125,6 +128,7 @@ def create_scene(campaign: Campaign, *, title: str, description: str) -> Scene:
     return Scene.objects.create(campaign=campaign, title=title, description=description)
 
 
+@retry_conflicts
 @transaction.atomic
 def start_scene(campaign: Campaign, scene_id: int, user=None) -> tuple[Scene, Scene | None]:
     """Start a scene; a scene still running is ended first (only one is active).
@@ -161,6 +165,7 @@ def _end(scene: Scene) -> Scene:
     return scene
 
 
+@retry_conflicts
 @transaction.atomic
 def end_scene(campaign: Campaign, scene_id: int, user=None) -> Scene:
     from table import actions as table

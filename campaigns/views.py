@@ -6,6 +6,7 @@ from django.views.decorators.http import require_POST
 
 from . import services
 from .forms import CampaignEditForm, CampaignForm, InviteForm, RoleForm, SceneForm
+from .locking import Busy
 from .models import Membership, Role, Scene
 from .permissions import get_campaign_for_gm, get_campaign_for_user
 
@@ -221,7 +222,7 @@ def scene_start(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpRe
         scene, ended = services.start_scene(campaign, scene_id)
         note = f" “{ended.title}” ended." if ended else ""
         messages.success(request, f"“{scene.title}” is now the active scene.{note}")
-    except services.CampaignError as error:
+    except (services.CampaignError, Busy) as error:
         _refused(request, error)
     return redirect("scenes", campaign.pk)
 
@@ -233,6 +234,6 @@ def scene_end(request: HttpRequest, campaign_id: int, scene_id: int) -> HttpResp
     try:
         scene = services.end_scene(campaign, scene_id)
         messages.success(request, f"“{scene.title}” has ended.")
-    except services.CampaignError as error:
+    except (services.CampaignError, Busy) as error:
         _refused(request, error)
     return redirect("scenes", campaign.pk)

@@ -218,8 +218,11 @@ def delete_sheet(sheet: Sheet) -> None:
 
 
 def _lock(sheet: Sheet) -> None:
-    """Serialize structural changes (adding, reordering) to one sheet."""
-    Sheet.objects.select_for_update().filter(pk=sheet.pk).values_list("pk", flat=True).first()
+    """Serialize structural changes (adding, reordering) to one sheet. NO KEY, so a roll
+    that writes a trait or an event of this sheet meanwhile is not blocked by it
+    (campaigns.locking's order)."""
+    rows = Sheet.objects.select_for_update(no_key=True).filter(pk=sheet.pk)
+    rows.values_list("pk", flat=True).first()
 
 
 def _version(value: object) -> int:

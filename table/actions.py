@@ -47,6 +47,7 @@ the database; whatever the client sent for them is ignored.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -60,6 +61,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from rules.actions import resolve, roll
 from rules.errors import RulesError
@@ -272,9 +274,11 @@ def _sql(vendor: str) -> dict[str, str]:
         f"s.status FROM {log} l INNER JOIN {campaign} c ON c.id = l.campaign_id "
         f"LEFT OUTER JOIN {scene} s ON s.id = l.scene_id"
     )
+    # Only the log head is locked (campaigns.locking's order: a campaign-level change
+    # locks the campaign row first, then this head; a roll never locks the campaign).
     suffix = ""
     if connection.features.has_select_for_update_of:
-        suffix = " FOR UPDATE OF l, c"
+        suffix = " FOR UPDATE OF l"
     elif connection.features.has_select_for_update:
         suffix = " FOR UPDATE"
     lock = f"SELECT {head_of} WHERE l.campaign_id = %s{suffix}"  # noqa: S608
@@ -505,6 +509,21 @@ def _draw(action, request: dict[str, Any]) -> tuple[list[int], dict[str, Any]]:
         raise ActionError(message[:1].upper() + message[1:]) from error
 
 
+def _retried(func):
+    """campaigns.locking.retry_conflicts (a deadlock or serialization failure runs the
+    transaction again), with "the table was busy" told as any other refusal."""
+    retried = retry_conflicts(func)
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        try:
+            return retried(*args, **kwargs)
+        except Busy as busy:
+            raise ActionError(str(busy)) from busy
+
+    return run
+
+
 def perform(
     campaign: Campaign,
     user,
@@ -528,6 +547,7 @@ def perform(
     )
 
 
+@_retried
 def perform_in(
     campaign_id: int,
     user,
@@ -621,6 +641,7 @@ def _target(campaign: Campaign, event_id: object) -> TableEvent:
     return event
 
 
+@_retried
 def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
     """The GM shows a secret or blind event to everyone: a new public event that
     carries the revealed one; the original is flagged revealed."""
@@ -652,6 +673,7 @@ def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
         )
 
 
+@_retried
 def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
     """The GM strikes an action from the record: a new event saying why; the original
     stays in the log, flagged voided. What the action changed is given back in the same
@@ -713,6 +735,7 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
         )
 
 
+@_retried
 def session_started(campaign: Campaign, user) -> TableEvent:
     """The GM marks a new session: a boundary in the log (session exports run from one
     to the next), where per-session things reset (SMV-7: Resources used last session

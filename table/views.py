@@ -25,6 +25,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from campaigns import services
+from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from rules.errors import RulesError
@@ -807,8 +809,6 @@ def gm_contest(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Start a planned scene, end the running one, create and start a new one, or
     (op "session") mark a new session (table.actions.session_started)."""
-    from campaigns import services
-
     campaign, membership = _gm(request, campaign_id)
     op = request.POST.get("op")
     try:
@@ -816,9 +816,7 @@ def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
             scene = campaign.active_scene
             if scene is None:
                 raise services.CampaignError("No scene is running.")
-            with transaction.atomic():
-                services.end_scene(campaign, scene.pk)
-                _log_scene(campaign, scene, request.user, Kind.SCENE_END)
+            _ending(campaign, scene, request.user)
             message = f"“{scene.title}” has ended."
         elif op in ("start", "new"):
             if op == "new":
@@ -835,17 +833,13 @@ def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
                 if scene is None:
                     raise services.CampaignError("Choose a planned scene.")
-            with transaction.atomic():
-                started, ended = services.start_scene(campaign, scene.pk)
-                if ended is not None:
-                    _log_scene(campaign, ended, request.user, Kind.SCENE_END)
-                _log_scene(campaign, started, request.user, Kind.SCENE_START)
+            _starting(campaign, scene, request.user)
             message = f"“{scene.title}” is now the active scene."
         elif op == "session":
             message = _actions().session_started(campaign, request.user).headline + "."
         else:
             raise services.CampaignError("Start or end a scene.")
-    except (services.CampaignError, _actions().ActionError) as exc:
+    except (services.CampaignError, _actions().ActionError, Busy) as exc:
         return _gm_done(request, campaign, membership, "", _error_text(exc))
     if not request.htmx:
         return redirect("table", campaign.pk)
@@ -854,6 +848,22 @@ def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     response["HX-Refresh"] = "true"  # the whole page depends on the scene
     return response
+
+
+@retry_conflicts
+@transaction.atomic
+def _starting(campaign: Campaign, scene: Scene, user) -> None:
+    started, ended = services.start_scene(campaign, scene.pk)
+    if ended is not None:
+        _log_scene(campaign, ended, user, Kind.SCENE_END)
+    _log_scene(campaign, started, user, Kind.SCENE_START)
+
+
+@retry_conflicts
+@transaction.atomic
+def _ending(campaign: Campaign, scene: Scene, user) -> None:
+    services.end_scene(campaign, scene.pk)
+    _log_scene(campaign, scene, user, Kind.SCENE_END)
 
 
 def _log_scene(campaign: Campaign, scene: Scene, user, kind: str) -> None:

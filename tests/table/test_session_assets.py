@@ -49,9 +49,18 @@ def seed_scene_asset(t, name: str, die: str) -> None:
     row.save()
 
 
-def promote(t, name: str, **kwargs):
-    request = {"winner_pool": [FIGHTIN], "loser_pool": LOSER, "margin": 6,
-               "benefit": "promote_asset", "target": name}  # fmt: skip
+def won_test(t, faces, pool=(FIGHTIN,)):
+    """SER-5, SER-10: the GM tests Mal against the thugs (who botch); Mal wins by 6 or
+    more."""
+    faces.queue.extend([6] * len(pool) + [1] * len(LOSER))
+    request = {"player": {"pool": list(pool)}, "opposition": {"pool": LOSER}}
+    return t.perform(t.gm, "test", request, sheet_id=t.pc.pk)
+
+
+def promote(t, faces, name: str, **kwargs):
+    """Mal wins a test extraordinarily and promotes `name` (SER-10)."""
+    test = won_test(t, faces)
+    request = {"benefit": "promote_asset", "target": name, "table": {"roll": test.seq}}
     return t.perform(t.player, "benefit", request, sheet_id=t.pc.pk, **kwargs)
 
 
@@ -121,33 +130,29 @@ def test_a_session_asset_outlives_its_scene_until_the_next_session(t, faces, cli
     assert "OK: 9 events verified" in out.getvalue()
 
 
-def test_an_asset_made_up_in_play_is_promoted_as_a_d6_without_a_scene(t):
+def test_an_asset_made_up_in_play_is_promoted_as_a_d6_without_a_scene(t, faces):
     """SER-10 decision: an Asset the app does not keep for the scene becomes a d6 session
     Asset; one on the winner's sheet, or already a session Asset, is refused."""
-    event = promote(t, "Cargo hold")
+    event = promote(t, faces, "Cargo hold")
     assert session_assets(t)["Cargo hold"] == {
         "die": "d6", "sheet": t.pc.pk, "seq": event.seq, "scene": None,
     }  # fmt: skip
     with pytest.raises(ActionError, match="a session Asset already"):
-        promote(t, "cargo hold")
+        promote(t, faces, "cargo hold")
     with pytest.raises(ActionError, match="on Mal's sheet"):
-        promote(t, "Pistol")
+        promote(t, faces, "Pistol")
     with pytest.raises(ActionError, match="so it is public"):
-        promote(t, "Crates", visibility="blind")
+        promote(t, faces, "Crates", visibility="blind")
     assert list(session_assets(t)) == ["Cargo hold"]
 
 
-def test_a_session_asset_used_in_the_roll_can_step_up(t):
+def test_a_session_asset_used_in_the_roll_can_step_up(t, faces):
     """SER-10: "step up one Asset used in the roll" steps up a session Asset too."""
-    promote(t, "Cargo hold")
-    request = {
-        "winner_pool": [FIGHTIN, {"die": "d4", "trait": "Cargo hold", "group": "assets"}],
-        "loser_pool": LOSER,
-        "margin": 7,
-        "benefit": "step_up_asset",
-        "target": "Cargo hold",
-    }
+    promote(t, faces, "Cargo hold")
+    test = won_test(t, faces, [FIGHTIN, {"die": "d4", "trait": "Cargo hold", "group": "assets"}])
+    request = {"benefit": "step_up_asset", "target": "Cargo hold"}
     event = t.perform(t.player, "benefit", request, sheet_id=t.pc.pk)
+    assert event.params["roll"] == test.seq
     assert event.request["winner_pool"][1]["die"] == "d6"
     assert session_assets(t)["Cargo hold"]["die"] == "d8"
     void(t.campaign, t.gm, event.pk, "wrong asset")
@@ -159,7 +164,7 @@ def test_a_void_gives_the_promotion_back(t, faces):
     ended the session Asset is only removed; after a new session nothing is touched."""
     t.start_scene()
     seed_scene_asset(t, "Smoke", "d8")
-    event = promote(t, "Smoke")
+    event = promote(t, faces, "Smoke")
     struck = void(t.campaign, t.gm, event.pk, "not extraordinary after all")
     assert scene_assets(t)["Smoke"]["die"] == "d8"
     assert session_assets(t) == {}
@@ -169,7 +174,7 @@ def test_a_void_gives_the_promotion_back(t, faces):
     ]
     assert struck.outcome["not_undone"] == []
 
-    again = promote(t, "Smoke")
+    again = promote(t, faces, "Smoke")
     services.end_scene(t.campaign, t.campaign.active_scene.pk, t.gm)
     struck = void(t.campaign, t.gm, again.pk, "mistake")
     assert session_assets(t) == {}
@@ -178,9 +183,9 @@ def test_a_void_gives_the_promotion_back(t, faces):
         "“The docks” has ended, so its scene state was left as it is."
     ]
 
-    late = promote(t, "Crates")
+    late = promote(t, faces, "Crates")
     actions.session_started(t.campaign, t.gm)
-    promote(t, "Crates")  # the new session's own
+    promote(t, faces, "Crates")  # the new session's own
     struck = void(t.campaign, t.gm, late.pk, "mistake")
     assert list(session_assets(t)) == ["Crates"]
     assert struck.outcome["not_undone"] == [
