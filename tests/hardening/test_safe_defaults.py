@@ -111,9 +111,14 @@ def test_the_policy_is_on_refusals_and_redirects_too(client, db):
 
 
 def test_htmx_is_told_not_to_add_its_own_style(client, db):
-    """htmx 2 inserts a <style> for its indicators unless configured otherwise."""
+    """htmx 2 inserts a <style> for its indicators, and carries an element's style
+    attribute across a swap (setAttribute, which the policy refuses), unless told not to."""
+    import json
+
     page = client.get(reverse("login")).content.decode()
-    assert """<meta name="htmx-config" content='{"includeIndicatorStyles": false}'>""" in page
+    config = json.loads(re.search(r"""<meta name="htmx-config" content='([^']*)'>""", page)[1])
+    assert config["includeIndicatorStyles"] is False
+    assert "style" not in config["attributesToSettle"]
 
 
 # ---------------------------------------------------------------------- exports
