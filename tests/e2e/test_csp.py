@@ -85,15 +85,18 @@ def test_every_page_works_under_the_policy(chromium, daphne_server, ids):
     visit(alice, f"{base}/c/{campaign}/table/")
     expect(alice.locator("#socket-status")).to_have_attribute("data-state", "live")
     builder = alice.locator(f"#builder-{sheet}")
-    builder.get_by_label("Fightin'").check()  # an htmx request, swapped in
-    expect(builder.locator(".trait-choice.is-selected")).to_have_count(1)
     # Typing in a number field re-renders the builder once typing pauses (poolinput, sent
-    # by table.js; it was an htmx filter, which needs eval)
+    # by table.js; it was an htmx filter, which needs eval). Typed first, while nothing
+    # else is on its way, so the answer awaited is the one the typing asked for.
     with alice.expect_response(lambda r: f"/table/pool/{sheet}/" in r.url) as answer:
         builder.locator("input[name=plot_points]").fill("1")
     assert answer.value.status == 200
-    expect(alice.locator(f"#builder-{sheet} input[name=plot_points]")).to_have_value("1")
-    expect(alice.locator(f"#builder-{sheet} .trait-choice.is-selected")).to_have_count(1)
+    expect(builder.locator("input[name=plot_points]")).to_have_value("1")
+    with alice.expect_response(lambda r: f"/table/pool/{sheet}/" in r.url) as answer:
+        builder.get_by_label("Fightin'").check()  # an htmx request, swapped in
+    assert answer.value.status == 200
+    expect(builder.locator(".trait-choice.is-selected")).to_have_count(1)
+    expect(builder.locator("input[name=plot_points]")).to_have_value("1")
 
     visitor = open_page(chromium, "visitor")
     for path in ["/", "/accounts/login/", "/accounts/signup/", "/rules/", "/admin/login/"]:
