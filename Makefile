@@ -19,14 +19,18 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed-run
 
+# DEBUG stays off unless the environment says DEBUG=1; HOST tells the settings which
+# host names to allow (rollcall/install.py), and the static files are gathered for
+# whitenoise to serve.
 run: $(VENV)/.installed-run
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo --if-empty
+	HOST=$(HOST) $(BIN)/python manage.py migrate --noinput
+	HOST=$(HOST) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	HOST=$(HOST) $(BIN)/python manage.py load_demo --if-empty
 	@echo ""
 	@echo "  Rollcall is running at http://$(HOST):$(PORT)/"
 	@echo "  Demo logins: gm (the GM), alice, bob — password: rollcall-demo"
 	@echo ""
-	$(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
+	HOST=$(HOST) $(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
 
 test: $(VENV)/.installed-test
 	$(BIN)/pytest -n 2 --dist loadfile
@@ -39,4 +43,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/odds.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm db.sqlite3.secret-key staticfiles

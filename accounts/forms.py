@@ -1,7 +1,11 @@
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
+from . import ratelimit
 from .models import User
+
+TOO_MANY_LOGINS = "Too many failed log-ins. Try again in {wait}."
 
 
 class SignupForm(UserCreationForm):
@@ -10,17 +14,58 @@ class SignupForm(UserCreationForm):
         fields = ("username", "display_name")
 
 
-class LoginForm(AuthenticationForm):
-    """The log-in form; with a `refusal` it refuses before any password is checked."""
+class ThrottledLogin:
+    """A log-in form (Django's AuthenticationForm or the admin's) that counts failures per
+    username + client address and per address (accounts/ratelimit.py). While either is
+    locked it refuses before any password is checked, with `locked_for` set to the
+    seconds to wait; the view answers 429 then (accounts.views.refuse_when_locked). A
+    successful log-in clears that username's count for the address, not the address's."""
 
-    def __init__(self, *args, refusal: str = "", **kwargs):
-        super().__init__(*args, **kwargs)
-        self.refusal = refusal
+    locked_for = 0
+
+    def _idents(self) -> tuple[str, str]:
+        username = str(self.data.get("username", ""))[:300]
+        return ratelimit.login_ident(self.request, username), ratelimit.client_ip(self.request)
+
+    def _refusal(self) -> forms.ValidationError:
+        wait = ratelimit.minutes(self.locked_for)
+        return forms.ValidationError(TOO_MANY_LOGINS.format(wait=wait), code="rate_limited")
+
+    def _failed(self, user_key: str, ip: str) -> None:
+        self.locked_for = max(
+            ratelimit.login_user_limit().hit(user_key), ratelimit.login_ip_limit().hit(ip)
+        )
 
     def clean(self):
-        if self.refusal:
-            raise forms.ValidationError(self.refusal, code="rate_limited")
-        return super().clean()
+        user_key, ip = self._idents()
+        self.locked_for = max(
+            ratelimit.login_user_limit().retry_after(user_key),
+            ratelimit.login_ip_limit().retry_after(ip),
+        )
+        if self.locked_for:
+            raise self._refusal()
+        try:
+            cleaned = super().clean()
+        except forms.ValidationError as error:
+            self._failed(user_key, ip)
+            raise forms.ValidationError(
+                [*error.error_list, *([self._refusal()] if self.locked_for else [])]
+            ) from None
+        if self._errors:  # a missing or junk field: counted like a wrong password
+            self._failed(user_key, ip)
+            if self.locked_for:
+                self.add_error(None, self._refusal())
+        else:
+            ratelimit.login_user_limit().reset(user_key)
+        return cleaned
+
+
+class LoginForm(ThrottledLogin, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
+    """The admin's log-in form, counted with the site's."""
 
 
 class ProfileForm(forms.ModelForm):

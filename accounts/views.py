@@ -9,57 +9,28 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from . import ratelimit
 from .forms import LoginForm, ProfileForm, SignupForm
 
-TOO_MANY_LOGINS = "Too many failed log-ins. Try again in {wait}."
 TOO_MANY_SIGNUPS = "Too many sign-ups from your network. Try again in {wait}."
 
 
+def refuse_when_locked(response: HttpResponse) -> HttpResponse:
+    """A log-in page answered while its form is locked (forms.ThrottledLogin) is a 429
+    with Retry-After, so scripts and proxies see the refusal as well as people."""
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    wait = getattr(form, "locked_for", 0)
+    if wait:
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+    return response
+
+
 class LoginView(auth_views.LoginView):
-    """Django's log-in, refusing (429) a username + address or an address that failed
-    too often lately (accounts/ratelimit.py). While locked, the password is not even
-    checked; a successful log-in clears that username's count for the address."""
+    """Django's log-in, throttled by its form (forms.ThrottledLogin)."""
 
     form_class = LoginForm
     redirect_authenticated_user = True
-    locked_for = 0
-
-    def _ident(self) -> tuple[str, str]:
-        username = str(self.request.POST.get("username", ""))[:300]
-        return ratelimit.login_ident(self.request, username), ratelimit.client_ip(self.request)
 
     def post(self, request, *args, **kwargs):
-        user_key, ip = self._ident()
-        self.locked_for = max(
-            ratelimit.login_user_limit().retry_after(user_key),
-            ratelimit.login_ip_limit().retry_after(ip),
-        )
-        return super().post(request, *args, **kwargs)
-
-    def get_form_kwargs(self):
-        kwargs = super().get_form_kwargs()
-        if self.locked_for:
-            kwargs["refusal"] = TOO_MANY_LOGINS.format(wait=ratelimit.minutes(self.locked_for))
-        return kwargs
-
-    def form_invalid(self, form):
-        if not self.locked_for:
-            user_key, ip = self._ident()
-            wait = max(
-                ratelimit.login_user_limit().hit(user_key),
-                ratelimit.login_ip_limit().hit(ip),
-            )
-            if wait:
-                self.locked_for = wait
-                form.add_error(None, TOO_MANY_LOGINS.format(wait=ratelimit.minutes(wait)))
-        response = super().form_invalid(form)
-        if self.locked_for:
-            response.status_code = 429
-            response["Retry-After"] = str(self.locked_for)
-        return response
-
-    def form_valid(self, form):
-        user_key, _ = self._ident()
-        ratelimit.login_user_limit().reset(user_key)
-        return super().form_valid(form)
+        return refuse_when_locked(super().post(request, *args, **kwargs))
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -39,6 +39,8 @@ def percentile(values: list[float], pct: float) -> float:
 def setup_django(db_path: str) -> None:
     os.environ["SQLITE_PATH"] = db_path
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rollcall.settings")
+    os.environ.setdefault("DEBUG", "true")  # static files named without a collectstatic run
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")  # the test client's host
     os.environ.pop("DATABASE_URL", None)
     import django
 

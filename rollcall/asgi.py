@@ -9,14 +9,15 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from rollcall import wslimits  # noqa: E402
+from rollcall.wsorigin import SameOriginOnly  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
 wslimits.install()  # bound what daphne buffers for a socket that stops reading
 
-table_sockets = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+# Only pages of this site, scheme and port included, may open a socket (rollcall/wsorigin.py).
+table_sockets = SameOriginOnly(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 
 
 async def websocket_app(scope, receive, send):

@@ -1,17 +1,43 @@
 """Project middleware.
 
+RejectUnknownHostMiddleware: see its docstring.
+
 RejectNulCharactersMiddleware refuses NUL characters in request parameters before
 any view sees them: forms already refuse them, but views that read a parameter
 directly would pass one to PostgreSQL, which rejects it with an error instead of a
 clear message.
 """
 
+import logging
 from urllib.parse import urlparse
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import resolve_url
+
+host_log = logging.getLogger("django.security.DisallowedHost")
+
+
+class RejectUnknownHostMiddleware:
+    """A request for a host not in ALLOWED_HOSTS gets a plain 400, even with DEBUG on.
+
+    Django would answer it with its debug page when DEBUG is on, settings and code
+    included: on a server bound to every address (HOST=0.0.0.0) anyone on the network
+    could ask for it just by sending a Host header of their choosing. First in
+    MIDDLEWARE, so nothing reads the host before this."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            request.get_host()
+        except DisallowedHost as error:
+            host_log.warning("%s", error)
+            return HttpResponseBadRequest("Bad request: unknown host.", content_type="text/plain")
+        return self.get_response(request)
 
 
 class RejectNulCharactersMiddleware:

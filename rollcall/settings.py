@@ -11,6 +11,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from rollcall.install import install_secret_key, served_hosts
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -40,28 +42,33 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return default if value is None else [v.strip() for v in value.split(",") if v.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for (DEBUG=1): Django's debug pages show settings and source code to
+# whoever triggers an error.
+DEBUG = env_bool("DEBUG", False)
 
-if DEBUG:
-    SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-do-not-deploy-4b1f0c9e7d2a")
-    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
-else:
-    SECRET_KEY = env_str("SECRET_KEY")
-    if not SECRET_KEY:
-        raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off")
-    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
-    if not ALLOWED_HOSTS:
-        raise ImproperlyConfigured("ALLOWED_HOSTS must be set in the environment when DEBUG is off")
+# The embedded database's file; the generated SECRET_KEY is kept beside it.
+SQLITE_PATH = Path(env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")))
+
+SECRET_KEY = env_str("SECRET_KEY") or install_secret_key(
+    Path(env_str("SECRET_KEY_FILE", str(SQLITE_PATH) + ".secret-key"))
+)
+
+# The address daphne listens on (`make run` passes its HOST on); the hosts that reach it
+# by that address are allowed. An explicit ALLOWED_HOSTS wins (behind a proxy: the
+# public name).
+HOST = env_str("HOST", "127.0.0.1")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", served_hosts(HOST))
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "rollcall.apps.AdminConfig",  # Django's admin, its log-in throttled (rollcall/admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "django_htmx",
     "template_partials",
     "accounts",
@@ -71,7 +78,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "rollcall.middleware.RejectUnknownHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -136,7 +145,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": str(SQLITE_PATH),
             "OPTIONS": {
                 # IMMEDIATE takes the write lock when a transaction starts, so two
                 # spends queue up instead of failing with "database is locked".
@@ -191,7 +200,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# With DEBUG off whitenoise serves the files `collectstatic` gathered here under hashed
+# names, cached for good by browsers; `make run` runs collectstatic before daphne.
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -213,16 +224,39 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 
-if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
-    if env_bool("BEHIND_TLS_PROXY", True):
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Served over HTTPS through a proxy that sets X-Forwarded-Proto (docs/deploy.md):
+# BEHIND_TLS_PROXY=1 turns on the redirect to HTTPS, HSTS and secure cookies, each of
+# which its own variable can turn off again. Off by default: `make run` serves plain HTTP.
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", BEHIND_TLS_PROXY)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", BEHIND_TLS_PROXY)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", BEHIND_TLS_PROXY)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if BEHIND_TLS_PROXY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", BEHIND_TLS_PROXY)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", BEHIND_TLS_PROXY)
+if BEHIND_TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Other origins whose pages may post forms and open the table's websocket (the site's
+# own origin always may), e.g. https://rollcall.example.com:8443
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Content-Security-Policy on every response (django-csp): scripts, styles, images and
+# connections from this origin only; no inline script, handler or style attribute, no
+# eval. htmx's own indicator style is off (templates/base.html, htmx-config).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 LOGGING = {
     "version": 1,
@@ -252,9 +286,8 @@ SIGNUP_ATTEMPT_LIMIT = env_int("SIGNUP_ATTEMPT_LIMIT", 20)  # sign-up posts per 
 SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
 # How many reverse proxies in front of daphne append the client's address to
 # X-Forwarded-For (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for).
-# 0: the client address is REMOTE_ADDR. Behind such a proxy use 1, or every visitor
-# shares the proxy's address and its limits.
-TRUSTED_PROXY_HOPS = env_int(
-    "TRUSTED_PROXY_HOPS", 1 if not DEBUG and env_bool("BEHIND_TLS_PROXY", True) else 0
-)
+# 0 (the default): the header is ignored and the client address is REMOTE_ADDR, so a
+# client reaching daphne directly cannot pick a new address for each guess. Behind such
+# a proxy use 1, or every visitor shares the proxy's address and its limits.
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # --- end of log-in and sign-up throttling -----------------------------------------------

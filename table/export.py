@@ -14,7 +14,9 @@ scene is every event logged in it.
 from __future__ import annotations
 
 import datetime as dt
+import html
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,8 +207,19 @@ def to_json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
+# Markdown's inline syntax: emphasis, code, links and images, tables, strikethrough.
+_MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*_[]|~"})
+_MD_BLOCK_START = re.compile(r"^(\s*\d*)([#+=.)-])")
+
+
 def _md(text: object) -> str:
-    return str(text).replace("\n", " ").replace("|", "\\|")
+    """User text (names, titles, outcomes that quote them) as literal Markdown text, on one
+    line: HTML is escaped (a viewer that renders the file shows `<script>` as text and
+    runs nothing), Markdown syntax is backslash-escaped, and a leading heading, quote or
+    list marker is escaped so the text cannot start a block of its own."""
+    flat = " ".join(str(text).splitlines())
+    escaped = html.escape(flat, quote=False).translate(_MD_INLINE)
+    return _MD_BLOCK_START.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", escaped)
 
 
 def to_markdown(data: dict[str, Any]) -> str:

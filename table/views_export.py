@@ -11,6 +11,7 @@ import datetime as dt
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_cache_control
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
@@ -29,6 +30,13 @@ def _respond(data: dict, fmt: str, name: str) -> HttpResponse:
     body = to_markdown(data) if fmt == "md" else to_json(data)
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "log"}.{fmt}"'
+    return private(response)
+
+
+def private(response: HttpResponse) -> HttpResponse:
+    """Never stored by a shared cache or left on disk: an export holds what this member
+    may see (a GM's, secret rolls too), and their next download must be fresh."""
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 
@@ -60,6 +68,8 @@ def export_session(request: HttpRequest, campaign_id: int, day: str, fmt: str) -
             which = dt.date.fromisoformat(day)
         except ValueError:
             raise Http404("A session is “current”, its number, or a date: YYYY-MM-DD") from None
+        if which >= dt.date.max:  # its day would end past the last date Python holds
+            raise Http404("No session was played on that day")
     try:
         data = export_data(campaign, request.user, session=which)
     except NoSuchSession as error:
@@ -75,12 +85,14 @@ def verify_view(request: HttpRequest, campaign_id: int) -> JsonResponse:
         raise Http404("No such campaign")
     campaign, _ = get_campaign_for_gm(request.user, campaign_id)
     verdict = verify(campaign)
-    return JsonResponse(
-        {
-            "ok": verdict.ok,
-            "checked": verdict.checked,
-            "first_bad_seq": verdict.first_bad_seq,
-            "problem": verdict.problem,
-            "text": str(verdict),
-        }
+    return private(
+        JsonResponse(
+            {
+                "ok": verdict.ok,
+                "checked": verdict.checked,
+                "first_bad_seq": verdict.first_bad_seq,
+                "problem": verdict.problem,
+                "text": str(verdict),
+            }
+        )
     )

@@ -21,6 +21,23 @@ def _reachable(url: str) -> bool:
         return False
 
 
+def pytest_configure(config):
+    """Pages rendered in this process name their static files without a collectstatic
+    run: plain static storage. The hashed, compressed storage that servers with DEBUG off
+    use is exercised through daphne (tests/test_serving.py, tests/e2e)."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from django.test import override_settings
+
+    storages = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    override_settings(STORAGES=storages).enable()
+
+
 def pytest_sessionstart(session):
     for var in SERVICE_VARS:
         url = os.environ.get(var)

@@ -177,6 +177,16 @@
     }
   }, true);
 
+  // Pool builder: typing in a number field re-renders the builder once typing pauses
+  // (hx-trigger "poolinput delay:400ms"). An htmx event filter would say the same inline,
+  // but it runs through eval, which the Content-Security-Policy forbids.
+  document.addEventListener("input", function (evt) {
+    var field = evt.target;
+    if (field.matches && field.matches(".pool-builder input[type=number]") && field.form && window.htmx) {
+      htmx.trigger(field.form, "poolinput");
+    }
+  });
+
   // Pool builder: the clicked trait wins a conflict (see table/pool.py).
   // Capture phase: runs before htmx reads the form on the same change event.
   document.addEventListener("change", function (evt) {

@@ -1,20 +1,23 @@
 """Browser tests: one live daphne per test session, Debian chromium, logged-in pages.
 
-`daphne_server` (session): migrates a temporary SQLite file, creates the users every
-browser test logs in as (gm, alice, bob), and serves the app (pages and websockets)
-with daphne from a subprocess. Daphne adopts a socket this process already bound and
+`daphne_server` (session): migrates a temporary SQLite file, gathers the static files
+(collectstatic, as `make run` does), creates the users every browser test logs in as
+(gm, alice, bob), and serves the app (pages and websockets) with daphne from a
+subprocess, on the defaults: DEBUG off, the Content-Security-Policy on. Daphne adopts a socket this process already bound and
 listens on, so no port can be taken in between (two xdist workers each get their
 own server). Each test module seeds its own campaigns with `daphne_server.seed()`.
 
 `chromium` (module): one browser per module, closed with it, so Playwright's sync
 API (which owns the main thread's event loop while it runs) never outlives the
 browser tests. `log_in()` opens a context, logs in through the login form, and
-records the page's console messages, uncaught errors and failed requests.
+records the page's console messages, uncaught errors, Content-Security-Policy
+violations and failed requests.
 
 When a browser test fails, its report gets every open page's console, a screenshot
 and the HTML of each page (artifacts/failed-<test>-<user>.png/.html), and the tails
 of daphne's stderr and request log. A test also fails on any uncaught JavaScript
-error in its pages.
+error or any CSP violation in its pages (the browser refused a script, a style or
+a connection the page relies on).
 """
 
 from __future__ import annotations
@@ -104,17 +107,17 @@ def _wait_until_serving(proc: subprocess.Popen, url: str, log: Path, seconds: fl
 @pytest.fixture(scope="session")
 def daphne_server():
     tmp = Path(tempfile.mkdtemp(prefix="rollcall-e2e-"))
+    left_out = ("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "HOST", "STATIC_ROOT")
     env = {
-        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        **{k: v for k, v in os.environ.items() if k not in left_out},
         "SQLITE_PATH": str(tmp / "e2e.sqlite3"),
+        "STATIC_ROOT": str(tmp / "static"),
         "DJANGO_SETTINGS_MODULE": "rollcall.settings",
-        "DEBUG": "true",
         "PYTHONPATH": str(ROOT),
     }
     py = sys.executable
-    subprocess.run(
-        [py, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
-    )
+    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+        subprocess.run([py, "manage.py", *command, "-v", "0"], cwd=ROOT, env=env, check=True)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
@@ -187,15 +190,44 @@ class PageRecord:
 OPEN_PAGES: dict[Any, PageRecord] = {}
 
 
+# Injected by the browser's debugging protocol, which the page's policy does not govern:
+# each violation is written to the console, where `console` above records it.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`Content Security Policy violation: ${e.effectiveDirective} blocked `
+    + `${e.blockedURI || "inline"} at ${e.sourceFile || e.documentURI}:${e.lineNumber}`
+    + (e.target && e.target.outerHTML ? ` on ${e.target.outerHTML.slice(0, 200)}` : ""));
+});
+"""
+
+
+def watch_policy(page) -> None:
+    page.add_init_script(REPORT_VIOLATIONS)
+
+
 def log_in(browser, server: LiveServer, username: str, viewport=(1200, 900)):
     """A new browser context logged in as `username`; returns its page."""
+    page = open_page(browser, username, viewport)
+    page.goto(server.url + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page
+
+
+def open_page(browser, label: str, viewport=(1200, 900)):
+    """A page in a new browser context, its console, errors and CSP violations recorded
+    under `label`."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     context.set_default_timeout(EXPECT_TIMEOUT_MS)
     page = context.new_page()
-    record = OPEN_PAGES[page] = PageRecord(username)
+    record = OPEN_PAGES[page] = PageRecord(label)
 
     def console(message) -> None:
         record.lines.append(f"console.{message.type}: {message.text}")
+        if "Content Security Policy" in message.text:  # chromium's words for a violation
+            record.errors.append(f"CSP violation: {message.text}")
 
     def page_error(error) -> None:
         record.lines.append(f"pageerror: {error}")
@@ -213,23 +245,19 @@ def log_in(browser, server: LiveServer, username: str, viewport=(1200, 900)):
     page.on("requestfailed", failed)
     page.on("response", answered)
     page.on("close", lambda _page: OPEN_PAGES.pop(_page, None))
-    page.goto(server.url + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    watch_policy(page)
     return page
 
 
 @pytest.fixture(autouse=True)
 def no_uncaught_script_errors(request):
     """Every page's log is marked where a test starts; a test fails on an uncaught
-    JavaScript error in any of its pages."""
+    JavaScript error or a Content-Security-Policy violation in any of its pages."""
     for record in OPEN_PAGES.values():
         record.lines.append(f"--- {request.node.name}")
     yield
     errors = page_errors()
-    assert not errors, f"uncaught JavaScript errors: {errors}"
+    assert not errors, f"uncaught JavaScript errors or CSP violations: {errors}"
 
 
 def page_errors() -> dict[str, list[str]]:

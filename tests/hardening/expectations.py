@@ -485,10 +485,15 @@ ADMIN_MODULES = ("django.contrib.admin.", "django.contrib.auth.admin.")
 
 
 def is_admin_generated(pattern) -> bool:
-    """Patterns the admin site makes for itself (one set per registered model)."""
+    """Patterns the admin site makes for itself (one set per registered model), and its
+    own views (rollcall/admin.py: the log-in)."""
+    from django.contrib.admin import AdminSite
+
     callback = pattern.callback
     module = getattr(callback, "__module__", "")
     admin_site = getattr(callback, "admin_site", None) or getattr(callback, "model_admin", None)
+    if isinstance(getattr(callback, "__self__", None), AdminSite):
+        admin_site = callback.__self__
     return pattern.namespace == "admin" and (
         module.startswith(ADMIN_MODULES) or admin_site is not None or module.startswith("django.")
     )

@@ -262,3 +262,91 @@ def test_failures_counted_by_another_process_lock_here(redis_url, make_user, set
         assert LOCKED in page(response)
     finally:
         ratelimit.login_ip_limit().reset(address)
+
+
+# ---------------------------------------------------------------------- the admin's log-in
+
+
+def admin_log_in(client: Client, username: str, password: str, ip: str = "198.51.100.1", **extra):
+    return client.post(
+        "/admin/login/?next=/admin/",
+        {"username": username, "password": password, "next": "/admin/"},
+        REMOTE_ADDR=ip,
+        **extra,
+    )
+
+
+@pytest.fixture
+def staff(make_user):
+    user = make_user("inara")
+    user.is_staff = user.is_superuser = True
+    user.save()
+    return user
+
+
+def test_the_admin_log_in_is_throttled_like_the_sites(staff, settings):
+    """/admin/login/ was not throttled at all: a guesser could try passwords for a staff
+    account there without end."""
+    client = Client()
+    for _ in range(settings.LOGIN_FAILURE_LIMIT - 1):
+        response = admin_log_in(client, "inara", "wrong")
+        assert response.status_code == 200
+        assert "Please enter the correct username and password" in page(response)
+    fifth = admin_log_in(client, "inara", "wrong")
+    assert fifth.status_code == 429
+    assert fifth["Retry-After"] == "300"
+    assert LOCKED in page(fifth)
+    right = admin_log_in(client, "inara", PASSWORD)
+    assert right.status_code == 429 and LOCKED in page(right)
+    assert "_auth_user_id" not in client.session
+    # elsewhere, the real Inara gets in
+    assert admin_log_in(Client(), "inara", PASSWORD, ip="203.0.113.9").status_code == 302
+
+
+def test_a_locked_admin_log_in_never_checks_the_password(staff, monkeypatch):
+    client = Client()
+    for _ in range(5):
+        admin_log_in(client, "inara", "wrong")
+    checked = []
+    from django.contrib.auth import forms
+
+    real = forms.authenticate
+    monkeypatch.setattr(forms, "authenticate", lambda *a, **k: checked.append(1) or real(*a, **k))
+    assert admin_log_in(client, "inara", PASSWORD).status_code == 429
+    assert checked == []
+
+
+def test_failures_at_both_log_in_pages_add_up(staff):
+    """Switching between the site's page and the admin's buys no extra guesses."""
+    client = Client()
+    for _ in range(3):
+        assert log_in(client, "inara", "wrong").status_code == 200
+    assert admin_log_in(client, "inara", "wrong").status_code == 200
+    assert admin_log_in(client, "inara", "wrong").status_code == 429
+    assert log_in(client, "inara", PASSWORD).status_code == 429
+
+
+def test_the_admin_counts_every_address_failure(make_user, settings):
+    client = Client()
+    for n in range(settings.LOGIN_IP_FAILURE_LIMIT - 1):
+        assert admin_log_in(client, f"guess{n}", "wrong").status_code == 200
+    assert admin_log_in(client, "guess-last", "wrong").status_code == 429
+
+
+def test_forwarded_for_does_not_help_at_the_admin_either(staff, settings):
+    settings.TRUSTED_PROXY_HOPS = 0
+    client = Client()
+    for n in range(5):
+        admin_log_in(client, "inara", "wrong", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+    assert (
+        admin_log_in(client, "inara", PASSWORD, HTTP_X_FORWARDED_FOR="192.0.2.99").status_code
+        == 429
+    )
+
+
+def test_a_non_staff_password_at_the_admin_counts_as_a_failure(make_user):
+    make_user("jayne")
+    client = Client()
+    for _ in range(5):
+        response = admin_log_in(client, "jayne", PASSWORD)
+    assert response.status_code == 429

@@ -1,6 +1,7 @@
 """Cross-site websocket hijacking: a page on another site can make the browser open a
 socket to the table with the user's cookie, so the handshake must check the Origin
-header against ALLOWED_HOSTS (channels' AllowedHostsOriginValidator in rollcall.asgi).
+header: the page must be this very site, scheme and port included, reached by an
+allowed host, or one of CSRF_TRUSTED_ORIGINS (rollcall/wsorigin.py, in rollcall.asgi).
 And the socket's rate limit, as the user reads it."""
 
 from __future__ import annotations
@@ -10,19 +11,36 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.security.websocket import OriginValidator
-from django.conf import settings
+from channels.testing import WebsocketCommunicator
 
 from rollcall.asgi import application
+from rollcall.wsorigin import SameOriginOnly
 from table.models import TableEvent
-from tests.table.sockets import messages, open_socket, send
+from tests.table.sockets import messages, open_socket, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FIGHTIN = {"die": "d10", "trait": "Fightin'", "group": "stylins"}
 
-SAME_SITE = [b"http://testserver", b"https://testserver", b"http://localhost:8000",
-             b"https://127.0.0.1", b"http://[::1]:8000"]  # fmt: skip
+# (Host header, Origin) pairs of a page of this site opening its socket over ws://
+SAME_SITE = [
+    (b"testserver", b"http://testserver"),
+    (b"127.0.0.1:8000", b"http://127.0.0.1:8000"),
+    (b"localhost:8000", b"http://localhost:8000"),
+    (b"[::1]:8000", b"http://[::1]:8000"),
+    (b"LocalHost:8000", b"http://localhost:8000"),
+]
+# Origins of pages that are not this site though their host is allowed: another scheme
+# or another port is another origin (another program may listen there).
+OTHER_ORIGIN_SAME_HOST = [
+    (b"testserver", b"https://testserver"),
+    (b"testserver", b"http://testserver:8000"),
+    (b"127.0.0.1:8000", b"http://127.0.0.1:9000"),
+    (b"127.0.0.1:8000", b"http://127.0.0.1"),
+    (b"127.0.0.1:8000", b"https://127.0.0.1:8000"),
+    (b"127.0.0.1:8000", b"http://localhost:8000"),
+    (b"localhost:8000", b"ws://localhost:8000"),
+]
 FOREIGN = [
     b"https://evil.example",
     b"http://testserver.evil.example",
@@ -52,28 +70,100 @@ def member(make_user):
     return pete, campaign, make_sheet(campaign, pete, "Mal")
 
 
-def test_the_websocket_route_checks_the_origin_against_allowed_hosts():
-    """rollcall.asgi builds its websocket stack on the origin check, from ALLOWED_HOSTS, and
-    no pattern lets every origin in (the tests below check that every socket passes it)."""
+async def connect_as(user, campaign, host: bytes, origin: bytes | None, *, scheme="ws",
+                     headers=()):  # fmt: skip
+    """Open the table's socket as `user` with this Host and Origin; returns (comm, connected)."""
+    sent = [(b"host", host), (b"cookie", f"sessionid={await session_cookie(user)}".encode())]
+    if origin is not None:
+        sent.append((b"origin", origin))
+    comm = WebsocketCommunicator(application, f"/ws/campaign/{campaign.pk}/", [*sent, *headers])
+    comm.scope["scheme"] = scheme
+    connected, _ = await comm.connect()
+    return comm, connected
+
+
+def test_the_websocket_route_checks_the_origin():
+    """rollcall.asgi builds its websocket stack on the origin check (the tests below check
+    that every socket passes through it)."""
     import rollcall.asgi
 
     stack = [application.application_mapping["websocket"], *vars(rollcall.asgi).values()]
-    validators = [app for app in stack if isinstance(app, OriginValidator)]
-    assert validators, "rollcall.asgi has no OriginValidator around the table's sockets"
-    for validator in validators:
-        assert set(validator.allowed_origins) == set(settings.ALLOWED_HOSTS)
-        assert "*" not in validator.allowed_origins
+    assert [app for app in stack if isinstance(app, SameOriginOnly)], (
+        "rollcall.asgi has no SameOriginOnly around the table's sockets"
+    )
 
 
-@pytest.mark.parametrize("origin", SAME_SITE)
-async def test_same_site_origins_are_accepted(member, origin):
+@pytest.mark.parametrize("host, origin", SAME_SITE)
+async def test_same_site_origins_are_accepted(member, host, origin):
     pete, campaign, mal = member
-    comm, connected, _ = await open_socket(pete, campaign, origin=origin)
+    comm, connected = await connect_as(pete, campaign, host, origin)
     assert connected
     await send(comm, {"type": "ping"})
     (pong,) = await messages(comm, 1)
     assert 'data-code="pong"' in pong
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("host, origin", OTHER_ORIGIN_SAME_HOST)
+async def test_another_scheme_or_port_is_another_origin(member, host, origin):
+    """The host alone used to be checked: a page on http://127.0.0.1:9000 (any program on
+    the machine) or served over another scheme could open the table's socket."""
+    pete, campaign, _ = member
+    comm, connected = await connect_as(pete, campaign, host, origin)
+    assert not connected
+
+
+async def test_a_secure_socket_wants_an_https_page(member):
+    pete, campaign, _ = member
+    _, connected = await connect_as(
+        pete, campaign, b"testserver", b"https://testserver", scheme="wss"
+    )
+    assert connected
+    _, connected = await connect_as(
+        pete, campaign, b"testserver", b"http://testserver", scheme="wss"
+    )
+    assert not connected
+
+
+async def test_behind_a_tls_proxy_its_forwarded_scheme_counts(member, settings):
+    """nginx terminates TLS and says so in X-Forwarded-Proto (BEHIND_TLS_PROXY): the page
+    is https even though the socket reaches daphne as ws."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    pete, campaign, _ = member
+    proto = [(b"x-forwarded-proto", b"https")]
+    _, connected = await connect_as(
+        pete, campaign, b"testserver", b"https://testserver", headers=proto
+    )
+    assert connected
+    _, connected = await connect_as(
+        pete, campaign, b"testserver", b"http://testserver", headers=proto
+    )
+    assert not connected
+
+
+async def test_a_forwarded_scheme_is_ignored_without_a_trusted_proxy(member, settings):
+    settings.SECURE_PROXY_SSL_HEADER = None
+    pete, campaign, _ = member
+    proto = [(b"x-forwarded-proto", b"https")]
+    _, connected = await connect_as(
+        pete, campaign, b"testserver", b"https://testserver", headers=proto
+    )
+    assert not connected
+
+
+async def test_csrf_trusted_origins_may_open_the_socket(member, settings):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://table.example", "https://*.example.org"]
+    pete, campaign, _ = member
+    for origin, accepted in [
+        (b"https://table.example", True),
+        (b"https://play.example.org", True),
+        (b"http://table.example", False),
+        (b"http://play.example.org", False),
+        (b"https://table.example:8443", False),
+        (b"https://evilexample.org", False),
+    ]:
+        _, connected = await connect_as(pete, campaign, b"testserver", origin)
+        assert connected is accepted, origin
 
 
 @pytest.mark.parametrize("origin", FOREIGN)
@@ -99,11 +189,7 @@ async def test_no_origin_header_is_refused(member):
 
 
 async def test_a_foreign_host_header_does_not_make_a_foreign_origin_same_site(member):
-    """The check is Origin against ALLOWED_HOSTS, not Origin against Host."""
-    from channels.testing import WebsocketCommunicator
-
-    from tests.table.sockets import session_cookie
-
+    """Origin must equal the Host, and the Host must be an allowed one."""
     pete, campaign, _ = member
     cookie = f"sessionid={await session_cookie(pete)}".encode()
     comm = WebsocketCommunicator(

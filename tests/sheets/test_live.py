@@ -31,7 +31,11 @@ async def open_socket(campaign_id: int, session: str) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(
         application,
         f"/ws/campaign/{campaign_id}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={session}".encode())],
+        headers=[
+            (b"host", b"testserver"),  # as a browser sends it; the Origin must match it
+            (b"origin", b"http://testserver"),
+            (b"cookie", f"sessionid={session}".encode()),
+        ],
     )
     connected, _ = await communicator.connect()
     assert connected

@@ -55,7 +55,7 @@ async def test_members_connect_others_are_refused_after_accept(t):
         assert connected  # accepted first, then closed with a reason
         assert await closed_with(comm) == code
     _, connected, _ = await open_socket(t.player, t.campaign, origin=None)
-    assert not connected  # AllowedHostsOriginValidator: no Origin header, no socket
+    assert not connected  # rollcall/wsorigin.py: no Origin header, no socket
     for user in (t.gm, t.player, t.observer):
         comm, connected, _ = await open_socket(user, t.campaign)
         assert connected and await closed_with(comm, 0.1) is None
