@@ -187,6 +187,73 @@
     }
   });
 
+  // Pool builder: what a player types while the builder's own request is out (a goal, a
+  // number whose pause has not come yet) is not lost when that request's answer replaces
+  // the builder, and neither is their place: the fields changed since the request left
+  // get their values back in the new builder, focus returns to the field they were in,
+  // and the builder asks again with what they typed.
+  var BUILDER_FIELDS = "input[type=text], input[type=number], input[type=search], textarea, select";
+
+  function builderFields(form) {
+    var values = {};
+    form.querySelectorAll(BUILDER_FIELDS).forEach(function (field) {
+      if (field.name) { values[field.name] = field.value; }
+    });
+    return values;
+  }
+
+  var keptEdits = {};
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var form = evt.detail && evt.detail.elt;
+    if (form && form.matches && form.matches(".pool-builder form")) { form.sentFields = builderFields(form); }
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail && evt.detail.target;
+    if (!target || !target.matches || !target.matches(".pool-builder") || !evt.detail.shouldSwap) { return; }
+    var form = target.querySelector("form");
+    var sent = form && form.sentFields;
+    if (!sent || evt.detail.requestConfig && evt.detail.requestConfig.elt !== form) { return; }
+    var now = builderFields(form), changed = {}, any = false;
+    Object.keys(now).forEach(function (name) {
+      if (now[name] !== sent[name]) { changed[name] = now[name]; any = true; }
+    });
+    var active = document.activeElement;
+    var focus = active && form.contains(active) && active.name ? {
+      name: active.name,
+      start: typeof active.selectionStart === "number" ? active.selectionStart : null,
+      end: typeof active.selectionEnd === "number" ? active.selectionEnd : null
+    } : null;
+    if (any || focus) { keptEdits[target.id] = { changed: any ? changed : null, focus: focus }; }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    Object.keys(keptEdits).forEach(function (id) {
+      var kept = keptEdits[id];
+      delete keptEdits[id];
+      var builder = document.getElementById(id);
+      var form = builder && builder.querySelector("form");
+      if (!form) { return; }
+      if (kept.changed) {
+        Object.keys(kept.changed).forEach(function (name) {
+          var field = form.querySelector("[name='" + name + "']");
+          if (field && field.matches(BUILDER_FIELDS)) { field.value = kept.changed[name]; }
+        });
+      }
+      if (kept.focus) {
+        var field = form.querySelector("[name='" + kept.focus.name + "']");
+        if (field && document.activeElement !== field) {
+          field.focus({ preventScroll: true });
+          if (kept.focus.start !== null && field.setSelectionRange) {
+            try { field.setSelectionRange(kept.focus.start, kept.focus.end); } catch (err) { /* number fields */ }
+          }
+        }
+      }
+      if (kept.changed && window.htmx) { htmx.trigger(form, "change"); }
+    });
+  });
+
   // Pool builder: the clicked trait wins a conflict (see table/pool.py).
   // Capture phase: runs before htmx reads the form on the same change event.
   document.addEventListener("change", function (evt) {
