@@ -486,8 +486,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     visibility=message["visibility"],
                     expect=expect,
                 )
-                if event.visibility != "public" and self.audience != GM:
-                    return "ok", "Your blind roll went to the GM."
+                if not visibility.sees(event, self.audience):
+                    return "ok", visibility.acknowledgement(event, self.audience)
                 return "ok", ""
             membership = membership_of(self.campaign_id, self.user)
             if membership is None:
@@ -529,8 +529,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         if event is None:
             return "error", f"Your {what} was not made: the database was unreachable; try again."
-        if event.visibility != "public" and self.audience != GM:
-            return "ok", "Your blind roll went to the GM."
+        if not visibility.sees(event, self.audience):
+            return "ok", visibility.acknowledgement(event, self.audience)
         return "ok", f"Your {what} was made (#{event.seq})."
 
 

@@ -358,12 +358,15 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     else:
         actions = _actions()
         name, req = roll_request(campaign, sheet, pool, request.POST, state)
-        visibility = str(request.POST.get("visibility") or "public")
+        chosen = str(request.POST.get("visibility") or "public")
         try:
             event = actions.perform(
-                campaign, request.user, name, req, sheet_id=sheet.pk, visibility=visibility
+                campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
             )
-            message = f"Rolled: {event.headline}" if event.headline else "Rolled."
+            audience = visibility.audience_of(membership)
+            message = visibility.acknowledgement(event, audience, "Rolled.")
+            if visibility.sees(event, audience) and event.headline:
+                message = f"Rolled: {event.headline}"
         except (actions.ActionError, RulesError) as exc:
             error = _error_text(exc)
     if not request.htmx:
@@ -591,7 +594,9 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
                 sheet_id=_sheet_id(request.POST),
                 visibility=form.visibility,
             )
-            message = event.headline or f"{action.title}: done."
+            message = visibility.acknowledgement(
+                event, visibility.audience_of(membership), f"{action.title}: done."
+            )
         except (actions.ActionError, RulesError) as exc:
             error = _error_text(exc)
     else:

@@ -143,6 +143,14 @@ def event_data(event: TableEvent, audience: str) -> dict[str, Any]:
     return data
 
 
+def acknowledgement(event: TableEvent, audience: str, done: str = "") -> str:
+    """What the actor is told of their own action: its headline, unless it is hidden
+    from them (a player's own blind roll is the GM's until revealed)."""
+    if not sees(event, audience):
+        return "Your blind roll went to the GM: it shows here sealed until revealed."
+    return event.headline or done
+
+
 # --------------------------------------------------------------------------- the log
 
 

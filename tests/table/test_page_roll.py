@@ -75,6 +75,17 @@ def test_blind_rolls_reach_players_only_when_revealed(table, client_for, gm, pla
     assert event.headline in opened and event.seal["salt"] in opened
 
 
+def test_the_roller_of_a_blind_roll_is_not_told_its_result(table, client_for, player):  # noqa: F811
+    """A blind roll is the GM's until revealed, its roller's answer included: the pool
+    builder's answer says it went to the GM and holds nothing of the roll."""
+    campaign, sheet, t = table
+    response = _roll(client_for(player), campaign, sheet, [t["fightin"]], visibility="blind")
+    event = TableEvent.objects.get(campaign=campaign, action="roll")
+    html = response.content.decode()
+    assert "went to the GM" in html and event.headline not in html
+    assert event.outcome["explanation"] not in html
+
+
 def test_the_gm_voids_and_activates_a_complication(table, client_for, gm, player):  # noqa: F811
     campaign, sheet, t = table
     _roll(client_for(player), campaign, sheet, [t["fightin"]])
