@@ -49,7 +49,7 @@ from .actions import (
     void,
 )
 from .models import TableEvent, TableLog
-from .rendering import GM, event_message, notice_html
+from .rendering import event_message, notice_html
 
 log = logging.getLogger(__name__)
 
