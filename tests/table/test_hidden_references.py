@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sheets.models import Trait
 from table.actions import ActionError, reveal, void
 from table.models import TableEvent
 from tests.table.test_secrets import CTX_POOL, state_rows
@@ -28,6 +29,8 @@ class Hidden:
     event_id: int  # a secret event's primary key
     npc_id: int  # a hidden GM character
     asset: str  # a scene Asset created behind the screen (CTX-7)
+    stress_holder: int  # a hidden GM character holding Injured d8 (SER-1, SER-7)
+    complication: str  # a complication the GM activated for Zoe behind the screen (SER-3)
 
 
 @pytest.fixture
@@ -47,7 +50,16 @@ def world(table_for, faces):
     uni = table_for("unisystem")
     uni.start_scene()
     total = uni.perform(uni.gm, "task", {"attribute": 3, "skill": 2}, visibility="gm")
-    hidden = Hidden(secret.seq, blind.seq, total.seq, secret.pk, ctx.npc.pk, "Rooftop Cover")
+    ser = table_for("serenity")
+    ser.start_scene()
+    ser.npc.hidden = True
+    ser.npc.save()
+    Trait.objects.filter(sheet=ser.npc, group="stress", name="Injured").update(die=8)
+    ser.perform(ser.gm, "activate_complication", {"complication": "Marked by Niska"},
+                sheet_id=ser.other_pc.pk, visibility="gm")  # fmt: skip
+    hidden = Hidden(secret.seq, blind.seq, total.seq, secret.pk, ctx.npc.pk, "Rooftop Cover",
+                    ser.npc.pk, "Marked by Niska")  # fmt: skip
+    ctx.ser = ser
     return ctx, uni, hidden
 
 
@@ -80,6 +92,15 @@ def _requests(ctx, uni, target: Any, kind: str) -> list[tuple[Any, str, dict, di
             (ctx, "roll", {"pool": [*CTX_POOL, {"die": "d12", "trait": target,
                                                 "group": "assets"}]}, player_sheet),
         ]  # fmt: skip
+    ser = ctx.ser
+    fightin = {"die": "d10", "trait": "Fightin'", "group": "stylins"}
+    if kind == "holder":
+        entry = {"die": "d12", "trait": "Injured", "group": "stress", "sheet": target}
+        return [(ser, "roll", {"pool": [fightin, entry]}, {"sheet_id": ser.pc.pk})]
+    if kind == "complication":
+        entry = {"die": "d12", "trait": target, "group": "complications",
+                 "sheet": ser.other_pc.pk}  # fmt: skip
+        return [(ser, "roll", {"pool": [fightin, entry]}, {"sheet_id": ser.pc.pk})]
     raise AssertionError(kind)
 
 
@@ -88,12 +109,25 @@ def reply(table, action, request, kwargs, name: str | None = None) -> str:
         table.perform(table.player, action, request, **kwargs)
     except ActionError as error:
         text = str(error)
-        return text.replace(f"“{name}”", "“NAME”") if name else text
+        if not name:
+            return text
+        text = text.replace(f"“{name}”", "“NAME”")
+        return "NAME" + text[len(name) :] if text.startswith(name + " ") else text
     raise AssertionError(f"{action} {request} was accepted")
 
 
-KINDS = st.sampled_from(["roll", "total", "sheet", "asset"])
-TAKEN = {"agility", "ex-marine", "shoot", "fight", "sniper rifle", "big hero die", "rooftop cover"}
+KINDS = st.sampled_from(["roll", "total", "sheet", "asset", "holder", "complication"])
+TAKEN = {
+    "agility",
+    "ex-marine",
+    "shoot",
+    "fight",
+    "sniper rifle",
+    "big hero die",
+    "rooftop cover",
+    "winged",
+    "marked by niska",
+}
 NAMES = st.text(
     alphabet=st.characters(min_codepoint=65, max_codepoint=122), min_size=1, max_size=30
 ).filter(lambda name: " ".join(name.split()).casefold() not in TAKEN)
@@ -110,13 +144,17 @@ NAMES = st.text(
 def test_a_hidden_target_gets_the_reply_a_missing_one_gets(world, kind, missing_number,
                                                            missing_name):  # fmt: skip
     ctx, uni, hidden = world
-    before = (state_rows(ctx), state_rows(uni))
+    before = (state_rows(ctx), state_rows(uni), state_rows(ctx.ser))
     if kind == "roll":
         pairs = [(hidden.roll_seq, missing_number), (hidden.blind_seq, missing_number)]
     elif kind == "total":
         pairs = [(hidden.total_seq, missing_number)]
     elif kind == "sheet":
         pairs = [(hidden.npc_id, missing_number)]
+    elif kind == "holder":
+        pairs = [(hidden.stress_holder, missing_number)]
+    elif kind == "complication":
+        pairs = [(hidden.complication, missing_name)]
     else:
         pairs = [(hidden.asset, missing_name), (hidden.asset.upper(), missing_name)]
     for target, missing in pairs:
@@ -125,11 +163,12 @@ def test_a_hidden_target_gets_the_reply_a_missing_one_gets(world, kind, missing_
         for (table, action, request, kwargs), (_, _, other, _) in zip(
             hidden_requests, missing_requests, strict=True
         ):
-            names = (str(target), str(missing)) if kind == "asset" else (None, None)
+            named = kind in ("asset", "complication")
+            names = (str(target), str(missing)) if named else (None, None)
             assert reply(table, action, request, kwargs, names[0]) == reply(
                 table, action, other, kwargs, names[1]
             ), (action, target, missing)
-    assert (state_rows(ctx), state_rows(uni)) == before
+    assert (state_rows(ctx), state_rows(uni), state_rows(ctx.ser)) == before
 
 
 def test_players_cannot_reveal_or_void_and_learn_nothing_from_trying(world):
