@@ -32,6 +32,7 @@ MAX_DIFFICULTY = 50
 MAX_HELPERS = 11
 MAX_NAME = 80
 MAX_GOAL = 300
+MAX_NOTE = 120
 
 GRADES = ("failure", "glancing", "clear")
 GRADE_TITLES = {"failure": "Failure", "glancing": "Glancing success", "clear": "Clear success"}
@@ -50,6 +51,25 @@ DECISIONS: dict[str, list[str]] = {
         "yielding (a glancing success, or a clear one with a nat-10) and an actor with a single "
         "die leaves the tie unbroken. "
         "The actor's nat-10 rules (PER-4) apply; the reactor's (PER-5) cannot.",
+        "Decision: bonus dice are the GM's to give. The GM grants a player's character N "
+        "bonus dice (1–10) for their next challenge, in public or in secret; that challenge "
+        "(or concerted effort they coordinate) rolls exactly the granted dice, whatever the "
+        "request says, and uses the grant up, even when a critical buys the success without a "
+        "roll. A character without a grant rolls no bonus dice. A new grant replaces one not "
+        "yet used, and a grant of 0 withdraws it. The GM types the bonus dice of GM characters "
+        "when rolling for them.",
+        "Decision: a grant lasts for its scene: one not used when the scene ends expires with "
+        "it, as the circumstance that earned it is over. A grant in secret is the GM's "
+        "surprise: players learn of it when the challenge rolls it.",
+        "Decision: a player names the other side and never gives its numbers. The reactor is "
+        "a character named by their sheet, rolling the skill named and its attribute from "
+        "that sheet, without bonus dice or modifiers from the request; a fixed number is the "
+        "difficulty the GM set for the scene, whatever the request says. With no difficulty "
+        "set, a player's challenge against a number is refused: the GM sets one, or the "
+        "player names the character they challenge. The GM stays free-form.",
+        "Decision: against a difficulty the GM set behind the screen a player's challenge is "
+        "rolled blind: the GM sees how it went and reveals it when the fiction does. A public "
+        "roll would show the number on the player's card, so it is refused.",
     ],
     "PER-3": [
         "Decision: a final clear success is marked toward development whether it was won on "
@@ -1061,6 +1081,79 @@ def resolve_extend_challenge(request: Mapping, faces: FaceSource) -> dict[str, A
     }
 
 
+def resolve_grant_bonus_dice(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """PER-1: the GM grants a character circumstantial bonus dice for their next challenge.
+
+    The table keeps the grant for the scene and that challenge rolls exactly these dice;
+    `replaces` is an unused grant this one takes the place of (0 withdraws it).
+    """
+    data = _fields(request, ("name", "dice", "note", "replaces"), "request")
+    name = _name(data, "name", "the character's name")
+    dice = get_int(data, "dice", lo=0, hi=MAX_BONUS_DICE, what="the bonus dice granted")
+    replaces = get_int(
+        data, "replaces", lo=0, hi=MAX_BONUS_DICE, default=0, what="the grant replaced"
+    )
+    note = get_str(data, "note", default="", max_len=MAX_NOTE, what="the note").strip()
+    if dice == 0 and replaces == 0:
+        raise InvalidRequest(f"{name} has no bonus dice granted to withdraw")
+    granted = _plural(dice, "bonus die", "bonus dice")
+    if dice:
+        headline = f"The GM grants {name} {granted} for the next challenge"
+        sentences = [f"{name}'s next challenge adds {granted} to the pool (PER-1)."]
+        if replaces:
+            sentences.append(
+                f"This replaces the {_plural(replaces, 'die', 'dice')} granted before."
+            )
+    else:
+        headline = f"The GM withdraws {name}'s bonus dice"
+        sentences = [
+            f"The {_plural(replaces, 'bonus die', 'bonus dice')} granted before will not be rolled."
+        ]
+    if note:
+        sentences.append(f"For: {note}.")
+    return {
+        "headline": headline,
+        "explanation": " ".join(sentences),
+        "name": name,
+        "bonus_dice": dice,
+        "replaces": replaces,
+        "note": note or None,
+    }
+
+
+def resolve_set_difficulty(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """PER-1: the GM sets the number a challenge against a fixed number must beat, for the
+    scene (or clears it); a player's challenge without a reactor takes it."""
+    data = _fields(request, ("difficulty", "clear", "note"), "request")
+    clear = get_bool(data, "clear")
+    note = get_str(data, "note", default="", max_len=MAX_NOTE, what="the note").strip()
+    if clear:
+        if data.get("difficulty") is not None:
+            raise InvalidRequest("give a difficulty, or clear it, not both")
+        return {
+            "headline": "The GM clears the difficulty",
+            "explanation": "No difficulty is set: a challenge names its reactor, or waits for "
+            "the GM to set a number to beat.",
+            "difficulty": None,
+            "note": None,
+        }
+    if data.get("difficulty") is None:
+        raise InvalidRequest("give the difficulty to beat, or clear it")
+    value = get_int(data, "difficulty", lo=1, hi=MAX_DIFFICULTY, what="the difficulty")
+    sentences = [
+        f"A challenge against a fixed number now has {value} to beat (PER-1): the actor's "
+        "highest die plus attribute and modifiers must be higher."
+    ]
+    if note:
+        sentences.append(f"Why: {note}.")
+    return {
+        "headline": f"The GM sets the difficulty to beat: {value}",
+        "explanation": " ".join(sentences),
+        "difficulty": value,
+        "note": note or None,
+    }
+
+
 # --- Schemas and actions ----------------------------------------------------------------------
 
 
@@ -1326,6 +1419,51 @@ EXTEND_CHALLENGE = Action(
     rolls=False,
 )
 
+GRANT_BONUS_DICE = Action(
+    name="grant_bonus_dice",
+    title="Grant bonus dice",
+    resolver=resolve_grant_bonus_dice,
+    rules=("PER-1",),
+    schema={
+        "name": _text("the character granted the dice (the table fills it)", MAX_NAME),
+        "dice": _integer(
+            "bonus dice for the character's next challenge (0 withdraws a grant)",
+            0,
+            MAX_BONUS_DICE,
+        ),
+        "note": _text("what earned them, for the roll card", MAX_NOTE),
+        "replaces": _integer(
+            "an unused grant this one replaces (the table fills it)", 0, MAX_BONUS_DICE, 0
+        ),
+    },
+    example={"name": "Ace", "dice": 2, "note": "the high ground"},
+    rolls=False,
+)
+
+SET_DIFFICULTY = Action(
+    name="set_difficulty",
+    title="Set the difficulty",
+    resolver=resolve_set_difficulty,
+    rules=("PER-1",),
+    schema={
+        "difficulty": {
+            **_integer(
+                "the number a challenge against a fixed number must beat", 1, MAX_DIFFICULTY
+            ),
+            "required": False,
+        },
+        "clear": {
+            "type": "boolean",
+            "required": False,
+            "default": False,
+            "meaning": "clear the difficulty instead (give no difficulty then)",
+        },
+        "note": _text("what makes it hard, for the roll card", MAX_NOTE),
+    },
+    example={"difficulty": 12, "note": "the rope is frayed"},
+    rolls=False,
+)
+
 ACTIONS: dict[str, Action] = {
     action.name: action
     for action in (
@@ -1335,5 +1473,7 @@ ACTIONS: dict[str, Action] = {
         GIVE_CRITICAL,
         ASSIST,
         EXTEND_CHALLENGE,
+        GRANT_BONUS_DICE,
+        SET_DIFFICULTY,
     )
 }

@@ -28,6 +28,7 @@ MODIFIER_LIMIT = 50
 NAMED_MODIFIER_LIMIT = 20
 MAX_NAMED_MODIFIERS = 12
 MAX_NAME_LENGTH = 60
+MAX_NOTE_LENGTH = 120
 MAX_REROLLS = 50
 SUCCESS_TARGET = 9
 UNSKILLED_COMPLEX_CAP = 2
@@ -958,6 +959,50 @@ def resolve_lengthy_task(request: Mapping, faces: FaceSource) -> dict[str, Any]:
 # Working together
 
 
+def _shown_modifier(value: int) -> str:
+    return f"+{value}" if value > 0 else signed(value)
+
+
+def resolve_set_difficulty(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """UNI-4: the GM sets the difficulty of the task at hand for the scene, a named preset
+    at a value inside its range (or clears it); a player's task takes it from the table."""
+    req = require_mapping(request)
+    clear = get_bool(req, "clear")
+    note = get_str(req, "note", default="", max_len=MAX_NOTE_LENGTH, what="the note").strip()
+    if clear:
+        if "difficulty" in req or "difficulty_modifier" in req:
+            raise InvalidRequest("choose a difficulty, or clear it, not both")
+        return {
+            "headline": "The GM clears the difficulty",
+            "explanation": "No difficulty is set: a task is Challenging (no modifier) until the "
+            "GM sets one.",
+            "difficulty": None,
+            "label": None,
+            "modifier": None,
+            "note": None,
+        }
+    if "difficulty" not in req:
+        raise InvalidRequest("choose a difficulty (UNI-4), or clear it")
+    preset = _difficulty_preset(req)
+    chosen = {key: req[key] for key in ("difficulty", "difficulty_modifier") if key in req}
+    value = parse_modifiers(chosen)[0].value
+    shown = f"{preset.label} ({_shown_modifier(value)})"
+    sentences = [
+        f"A task now rolls at {shown} (UNI-4): the modifier joins the roll's total, which "
+        f"succeeds at {SUCCESS_TARGET} or more."
+    ]
+    if note:
+        sentences.append(f"Why: {note}.")
+    return {
+        "headline": f"The GM sets the difficulty: {shown}",
+        "explanation": " ".join(sentences),
+        "difficulty": next(key for key, d in DIFFICULTIES.items() if d is preset),
+        "label": preset.label,
+        "modifier": value,
+        "note": note or None,
+    }
+
+
 def _parse_group(request: Mapping, key: str, role: str, *, most: int) -> list[RollSpec]:
     """A list of rollers, named "Helper 1", "Helper 2", … unless the request names them."""
     entries = get_list(request, key, max_len=most)
@@ -1678,6 +1723,27 @@ ACTIONS: dict[str, Action] = {
             example_faces=(4, 8),
         ),
         Action(
+            name="set_difficulty",
+            title="Set the difficulty",
+            resolver=resolve_set_difficulty,
+            rules=("UNI-4",),
+            schema={
+                "difficulty": {
+                    **MODIFIER_SCHEMA["difficulty"],
+                    "required": "unless clear",
+                },
+                "difficulty_modifier": MODIFIER_SCHEMA["difficulty_modifier"],
+                "clear": _bool("clear the difficulty instead (choose none then)"),
+                "note": _text("what makes it hard, for the roll card", MAX_NOTE_LENGTH),
+            },
+            example={
+                "difficulty": "very_difficult",
+                "difficulty_modifier": -4,
+                "note": "in the dark",
+            },
+            rolls=False,
+        ),
+        Action(
             name="jump",
             title="Jump",
             resolver=resolve_jump,
@@ -1803,8 +1869,23 @@ DECISIONS: dict[str, list[str]] = {
         "Inhuman −10); the GM can pick any other value inside the range. A preset, a free "
         "modifier and named Quality/Drawback modifiers all add together. A preset can be "
         "named as the table gives it (Very Difficult) or by its key (very_difficult).",
+        "Decision: the difficulty of the task at hand is the GM's. The GM sets it for the "
+        "scene, a preset at a value in its range, in public or in secret; a player's Task, and "
+        "each roll of a task worked on together (UNI-10), takes it whatever the request names, "
+        "and with none set the player's roll has none (Challenging) and the GM judges the "
+        "result. A preset in any other roll of a player's is left out: a resisted action's or "
+        "a chase's difficulty is the other side's roll (UNI-5, UNI-13), a Fear Test's its "
+        "fear modifiers (UNI-12). The GM stays free-form.",
+        "Decision: against a difficulty the GM set behind the screen a player's roll is rolled "
+        "blind: the GM sees how it went and reveals it. A public roll would show the modifier "
+        "on the player's card, so it is refused.",
     ],
     "UNI-5": [
+        "Decision: in a player's resisted action, chase or work together every other roller "
+        "is a character named by their sheet (sheet_id, or table.target for a defender), "
+        "rolling with that sheet's ratings and Qualities; a side given as raw ratings or a "
+        "fixed score is refused, as the GM rolls those, and a player gives no modifier or "
+        "difficulty of another character's. The GM stays free-form.",
         "Decision: a fixed Ability Score counts as that character's roll total, so the usual "
         "resisted rules apply: an acting cast member must beat it, a defending one must tie or "
         "beat it, and a score below 9 is a failed action that never wins.",

@@ -22,10 +22,12 @@ rolled.
   Distinction is free and every further one costs 1 plot point; Resources roll
   in a side pool; the cost is shown before rolling.
 - PER-1: one skill (a number of d10s) plus one attribute; the skill's own
-  attribute is picked with it. PER-9: the goal is stated before the roll.
+  attribute is picked with it. PER-9: the goal is stated before the roll. A
+  player's bonus dice and difficulty are the GM's (granted, set for the scene),
+  shown read-only; the GM types them for GM characters.
 - UNI-1, UNI-2, UNI-4: an attribute, a skill or not (the kind of roll), named
   difficulty presets and a free modifier; Qualities and Drawbacks add their
-  ratings as named modifiers.
+  ratings as named modifiers. A player's difficulty is the one the GM set.
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class Pool:
     cost_lines: list[str] = field(default_factory=list)
     assets: list[AssetChoice] = field(default_factory=list)  # the table's, not the sheet's
     asset_label: str = TABLE_ASSET_LABEL
+    # d10 games: the GM's difficulty and bonus dice, and whether the GM builds (see build).
+    table: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ready(self) -> bool:
@@ -191,6 +195,7 @@ def build(
     character: str = "",
     target: int | None = None,
     table_assets: Sequence[tuple[str, str, str]] = (),
+    table: Mapping[str, Any] | None = None,
 ) -> Pool:
     """Read the builder's form data against a sheet's traits and enforce the pool rules.
 
@@ -199,6 +204,9 @@ def build(
     Assets) and the system's options. `target` is the number to beat taken from the
     scene (a difficulty or a contest's standing result), used where the request
     carries it. `table_assets` is what the table holds now: (name, die, scope).
+    `table` is what the d10 games' builders take from the table for a player:
+    {"gm": False, "difficulty": the scene's as they see it, "bonus_dice": the grant};
+    without it (or with "gm": True) those fields are typed, as the GM does.
     """
     counters = dict(counters or {})
     game = get_system(system)
@@ -224,6 +232,7 @@ def build(
         selected=selected,
         options={},
         request=None,
+        table=dict(table or {}),
     )
     chosen = [by_id[i] for i in selected]
     if system in TABLE_ASSET_SYSTEMS:
@@ -454,13 +463,49 @@ def _smallville(pool, chosen, by_id, data, counters, character, target, traits=(
             )
 
 
+def _from_table(pool: Pool) -> bool:
+    """A player's d10 builder: the GM's numbers come from the table, read-only."""
+    return pool.table.get("gm", True) is False
+
+
+def _table_difficulty(pool: Pool) -> tuple[dict[str, Any] | None, bool]:
+    """(the difficulty the GM set for the scene as this player sees it, whether it was set
+    behind the screen): PER-1, UNI-4."""
+    shown = pool.table.get("difficulty")
+    if not isinstance(shown, Mapping):
+        return None, False
+    if shown.get("secret"):
+        return None, True
+    return (dict(shown) if isinstance(shown.get("value"), int) else None), False
+
+
+SECRET_DIFFICULTY_NOTE = (
+    "The GM set the difficulty behind the screen: the roll goes to the GM blind, and the "
+    "GM reveals how it went."
+)
+
+
 def _personae(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
     skill = next((t for t in chosen if t.group == "skills"), None)
     attribute = next((t for t in chosen if t.group == "attributes"), None)
-    bonus = _int(data, "bonus_dice", 0, 0, 10) or 0
     modifiers = _int(data, "modifiers", 0, -20, 20) or 0
-    difficulty = _int(data, "difficulty", target, 1, 50)
     goal = str(data.get("goal", "") or "").strip()[: personae.MAX_GOAL]
+    secret = False
+    if _from_table(pool):
+        # PER-1: bonus dice are granted by the GM and the number to beat is the GM's.
+        grant = pool.table.get("bonus_dice")
+        bonus = grant["dice"] if isinstance(grant, Mapping) and grant.get("dice") else 0
+        shown, secret = _table_difficulty(pool)
+        difficulty = shown["value"] if shown is not None else None
+        pool.options.update(
+            from_table=True,
+            secret_difficulty=secret,
+            bonus_note=(grant.get("note") or "") if bonus else "",
+            difficulty_note=(shown.get("note") or "") if shown is not None else "",
+        )
+    else:
+        bonus = _int(data, "bonus_dice", 0, 0, 10) or 0
+        difficulty = _int(data, "difficulty", target, 1, 50)
     pool.options.update(bonus_dice=bonus, modifiers=modifiers, difficulty=difficulty, goal=goal)
     for _, _, choices in pool.groups:
         for c in choices:
@@ -485,8 +530,12 @@ def _personae(pool, chosen, by_id, data, counters, character, target, traits=())
     request: dict[str, Any] = {"actor": actor}
     if difficulty is not None:
         request["difficulty"] = difficulty
+    elif secret:
+        pool.notes.append(SECRET_DIFFICULTY_NOTE)
+    elif _from_table(pool):
+        pool.errors.append("The GM has not set a difficulty for this scene: ask the GM for one.")
     else:
-        pool.errors.append("Give a difficulty to beat (or let the GM set one).")
+        pool.errors.append("Give a difficulty to beat (or set the scene's on the dashboard).")
     if goal:
         request["goal"] = goal
     else:
@@ -507,9 +556,30 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
         skill = None
     if kind != "two_attributes" and len(attributes) > 1:
         attributes = attributes[-1:]
-    difficulty = str(data.get("difficulty") or "")
-    preset = unisystem.DIFFICULTIES.get(difficulty)
     modifier = _int(data, "modifier", 0, -50, 50) or 0
+    preset_value = None
+    if _from_table(pool):
+        # UNI-4: the task's difficulty is the one the GM set for the scene.
+        shown, secret = _table_difficulty(pool)
+        difficulty = str(shown.get("preset") or "") if shown is not None else ""
+        preset = unisystem.DIFFICULTIES.get(difficulty)
+        if preset is not None:
+            preset_value = shown["value"]
+        label = ""
+        if preset is not None:
+            shown_value = f"+{preset_value}" if preset_value > 0 else unisystem.signed(preset_value)
+            label = f"{preset.label} ({shown_value})"
+        pool.options.update(
+            from_table=True,
+            secret_difficulty=secret,
+            difficulty_label=label,
+            difficulty_note=(shown.get("note") or "") if shown is not None else "",
+        )
+        if secret:
+            pool.notes.append(SECRET_DIFFICULTY_NOTE)
+    else:
+        difficulty = str(data.get("difficulty") or "")
+        preset = unisystem.DIFFICULTIES.get(difficulty)
     pool.options.update(kind=kind, difficulty=difficulty if preset else "", modifier=modifier)
     for _, _, choices in pool.groups:
         for c in choices:
@@ -545,6 +615,8 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
             request["second_attribute_name"] = second.name
     if preset is not None:
         request["difficulty"] = difficulty
+        if preset_value is not None:
+            request["difficulty_modifier"] = preset_value
     if modifier:
         request["modifier"] = modifier
     named = [

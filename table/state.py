@@ -1715,17 +1715,202 @@ def apply_criticals(ctx: Context, sheet: Sheet | None, outcome: Mapping) -> None
         ctx.give(sheet, "development", 1, "development marks")
 
 
+# The refusal for another side given as numbers: a player names it, the GM gives numbers.
+NAME_THE_OTHER_SIDE = (
+    "Name the character you roll against; the GM gives the numbers of one without a sheet."
+)
+NAME_THE_HELPERS = (
+    "Name each character who works with you by their sheet; the GM gives the numbers of one "
+    "without a sheet."
+)
+NO_DIFFICULTY = (
+    "The GM has not set a difficulty for this scene: ask the GM for one, or name the "
+    "character you challenge (table.target)."
+)
+SECRET_DIFFICULTY = (
+    "The GM set the difficulty behind the screen: roll blind, and the GM sees how it went "
+    "and reveals it."
+)
+
+
+def scene_difficulty(ctx: Context) -> tuple[dict[str, Any] | None, bool]:
+    """PER-1, UNI-4: the difficulty the GM set for the scene, as stored, and whether it is
+    hidden from the actor (set behind the screen and not revealed yet)."""
+    if ctx.scene is None:
+        return None, False
+    current = ctx.data.get("difficulty")
+    if not isinstance(current, dict) or current.get("value") is None:
+        return None, False
+    return current, current != ctx.seen_data.get("difficulty")
+
+
+def player_difficulty(ctx: Context) -> dict[str, Any] | None:
+    """The difficulty a player's roll takes: the GM's, whatever the request says. One set
+    behind the screen only in a blind roll, as a public card would show it to players."""
+    current, hidden = scene_difficulty(ctx)
+    if current is not None and hidden and ctx.visibility != Visibility.BLIND:
+        raise ActionError(SECRET_DIFFICULTY)
+    return current
+
+
+class SetDifficulty(Handler):
+    """PER-1, UNI-4: the GM sets the scene's difficulty (or clears it), in public or in
+    secret. Kept as {"value", "seq"} like the Cortex GM pool's (Unisystem adds its preset);
+    a difficulty set in secret shows to players as set behind the screen."""
+
+    gm_only = True
+    needs_scene = True
+
+    def precheck(self, ctx: Context) -> None:
+        if ctx.request.get("clear") is True and ctx.visibility != Visibility.PUBLIC:
+            raise ActionError("Clear the difficulty in the open: the players need to know.")
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        if outcome.get("difficulty") is None:
+            ctx.data.pop("difficulty", None)
+            ctx.note(difficulty=None)
+            return
+        if ctx.system.slug == "unisystem":
+            record = {"value": outcome["modifier"], "preset": outcome["difficulty"],
+                      "label": outcome["label"]}  # fmt: skip
+        else:
+            record = {"value": outcome["difficulty"]}
+        if outcome.get("note"):
+            record["note"] = outcome["note"]
+        ctx.data["difficulty"] = {**record, "seq": ctx.seq}
+        if ctx.visibility != Visibility.PUBLIC:
+            # Players see that a difficulty is set, not the older one it replaced.
+            ctx.veil_as.append((["difficulty"], {"secret": True}))
+        ctx.note(difficulty=record["value"])
+
+
+# Each grant of bonus dice is a scene-state key of its own ("bonus_dice_for_Ace"), so a
+# void or a veil (table.undo.parts) touches one character's grant and no other's.
+GRANT_PREFIX = "bonus_dice_for_"
+
+
+def bonus_grant(data: Mapping[str, Any], sheet_id: int) -> tuple[str, dict[str, Any]] | None:
+    """PER-1: (key, record) of the bonus dice granted to this character, if any."""
+    for key, record in data.items():
+        if (
+            key.startswith(GRANT_PREFIX)
+            and isinstance(record, dict)
+            and record.get("sheet") == sheet_id
+            and isinstance(record.get("dice"), int)
+        ):
+            return key, record
+    return None
+
+
+def grant_of(ctx: Context, sheet: Sheet | None) -> tuple[str, dict[str, Any]] | None:
+    """The grant a player's character's next challenge takes (None without one or a scene)."""
+    if sheet is None or sheet.kind != Sheet.Kind.PC or ctx.scene is None:
+        return None
+    return bonus_grant(ctx.data, sheet.pk)
+
+
+class GrantBonusDice(Handler):
+    """PER-1: the GM grants a player's character bonus dice for their next challenge (a new
+    grant replaces an unused one; 0 withdraws it). Kept for the scene; a grant in secret
+    is veiled from players by the gate (Context.save_state)."""
+
+    gm_only = True
+    needs_scene = True
+    sheet_required = True
+
+    def prepare(self, ctx: Context) -> None:
+        sheet = ctx.sheet
+        if sheet.kind != Sheet.Kind.PC:
+            raise ActionError(
+                f"Bonus dice are granted to players' characters: give {sheet.name} theirs "
+                "when you roll for them."
+            )
+        held = grant_of(ctx, sheet)
+        ctx.request["name"] = sheet.name[:80]
+        ctx.request["replaces"] = held[1]["dice"] if held else 0
+
+    def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
+        sheet = ctx.sheet
+        held = grant_of(ctx, sheet)
+        if held is not None:
+            ctx.data.pop(held[0])
+        dice = _int_field(outcome, "bonus_dice")
+        if dice:
+            key = f"{GRANT_PREFIX}{sheet.name}"
+            if key in ctx.data:  # another character of the same name holds one
+                key = f"{key} {sheet.pk}"
+            ctx.data[key] = {"sheet": sheet.pk, "name": sheet.name, "dice": dice,
+                             "note": outcome.get("note"), "seq": ctx.seq}  # fmt: skip
+        ctx.note(bonus_dice={"sheet": sheet.pk, "dice": dice})
+
+
+def take_bonus_dice(ctx: Context, side: object, sheet: Sheet | None) -> object:
+    """PER-1: a player's character rolls exactly the bonus dice the GM granted (none
+    without a grant), whatever the request says; the GM types a GM character's."""
+    if not isinstance(side, dict) or sheet is None:
+        return side
+    if sheet.kind == Sheet.Kind.PC:
+        held = grant_of(ctx, sheet)
+        side["bonus_dice"] = held[1]["dice"] if held else 0
+    elif not ctx.is_gm:
+        side["bonus_dice"] = 0
+    return side
+
+
+def use_bonus_dice(ctx: Context, sheet: Sheet | None) -> None:
+    """The challenge uses the grant up, in its own transaction (a void gives it back)."""
+    held = grant_of(ctx, sheet)
+    if held is not None:
+        ctx.data.pop(held[0])
+        ctx.note(bonus_dice_used={"sheet": sheet.pk, "dice": held[1]["dice"]})
+
+
+REACTOR_NAMES = ("skill_name", "attribute_name")
+
+
+def fill_opposition(ctx: Context) -> None:
+    """PER-1: the other side of a challenge. A reactor named by sheet (table.target) rolls
+    the skill named and its attribute from that sheet; for a player that is all the
+    request gives of it, and a fixed number is the GM's difficulty for the scene. A
+    player's reactor given as numbers is refused. The GM stays free-form."""
+    request = ctx.request
+    target = ctx.param_int("target")
+    if target is not None:
+        reactor = ctx.other_sheet(target)
+        if ctx.sheet is not None and reactor.pk == ctx.sheet.pk:
+            raise ActionError(f"{reactor.name} cannot challenge themself.")
+        raw = request.get("reactor")
+        raw = dict(raw) if isinstance(raw, Mapping) else {}
+        if not ctx.is_gm:
+            raw = {key: raw[key] for key in REACTOR_NAMES if key in raw}
+            request.pop("difficulty", None)
+        if not raw.get("skill_name"):
+            raise ActionError(f"Name the skill {reactor.name} resists with (reactor.skill_name).")
+        request["reactor"] = fill_per_side(ctx, raw, reactor, banks=False)
+        ctx.params["target"] = reactor.pk
+        return
+    if not ctx.is_gm:
+        if "reactor" in request:
+            raise ActionError(NAME_THE_OTHER_SIDE)
+        current = player_difficulty(ctx)
+        if current is None:
+            raise ActionError(NO_DIFFICULTY)
+        request["difficulty"] = current["value"]
+    elif "reactor" not in request and "difficulty" not in request:
+        current, _ = scene_difficulty(ctx)
+        if current is not None:
+            request["difficulty"] = current["value"]
+
+
 class Challenge(Handler):
     def prepare(self, ctx: Context) -> None:
-        ctx.request["actor"] = fill_per_side(ctx, ctx.request.get("actor"), ctx.sheet, banks=True)
-        target = ctx.param_int("target")
-        if target is not None and "reactor" in ctx.request:
-            ctx.request["reactor"] = fill_per_side(
-                ctx, ctx.request["reactor"], ctx.other_sheet(target), banks=False
-            )
+        actor = fill_per_side(ctx, ctx.request.get("actor"), ctx.sheet, banks=True)
+        ctx.request["actor"] = take_bonus_dice(ctx, actor, ctx.sheet)
+        fill_opposition(ctx)
 
     def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
         apply_criticals(ctx, ctx.sheet, outcome)
+        use_bonus_dice(ctx, ctx.sheet)
 
 
 class ConcertedEffort(Challenge):
@@ -1736,6 +1921,7 @@ class ConcertedEffort(Challenge):
 
     def prepare(self, ctx: Context) -> None:
         coordinator = fill_per_side(ctx, ctx.request.get("coordinator"), ctx.sheet, banks=True)
+        coordinator = take_bonus_dice(ctx, coordinator, ctx.sheet)
         ctx.request["coordinator"] = coordinator
         skill_name = coordinator.get("skill_name") if isinstance(coordinator, Mapping) else None
         contributors = ctx.request.get("contributors")
@@ -1762,10 +1948,11 @@ class ConcertedEffort(Challenge):
                         "character (sheet_id)."
                     )
             ctx.request["contributors"] = filled
+        fill_opposition(ctx)
         ctx.request["used_this_scene"] = bool(ctx.data.get("concerted_effort_used"))
 
     def apply(self, ctx: Context, outcome: dict[str, Any]) -> None:
-        apply_criticals(ctx, ctx.sheet, outcome)
+        super().apply(ctx, outcome)
         ctx.data["concerted_effort_used"] = {"seq": ctx.seq}
         ctx.note(concerted_effort_used=True)
 
@@ -1819,16 +2006,34 @@ class GiveCritical(Handler):
 # ---- Unisystem (UNI)
 
 
-def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
-    """UNI-1: attributes, skill and named Qualities/Drawbacks take the sheet's ratings."""
+# UNI-4: the difficulty of the task at hand is the GM's (set for the scene); and another
+# character's numbers in a player's request are the GM's too.
+UNI_DIFFICULTY_FIELDS = ("difficulty", "difficulty_modifier")
+UNI_OTHER_ROLLER_FIELDS = (*UNI_DIFFICULTY_FIELDS, "modifier", "unskilled_penalty")
+
+
+def fill_uni_spec(
+    ctx: Context, raw: object, sheet: Sheet | None, *, unnamed: str = NAME_THE_OTHER_SIDE
+) -> object:
+    """UNI-1: attributes, skill and named Qualities/Drawbacks take the sheet's ratings.
+
+    `sheet` is the roller's own character (a task, an attacker, a leader), or None for a
+    roller the request names by `sheet_id`. In a player's request every roller is a
+    character: one given as raw ratings is refused with `unnamed`; the player's own roll
+    is their character's whatever `sheet_id` says; another character rolls with no
+    modifier or difficulty from the player; no roll keeps the player's preset (UNI-4:
+    the task's difficulty comes from the table, see uni_difficulty). The GM stays free-form.
+    """
     if not isinstance(raw, Mapping):
         return raw
     spec = dict(raw)
     sheet_id = spec.pop("sheet_id", None)
-    if sheet_id is not None:
+    if sheet_id is not None and (ctx.is_gm or sheet is None):
         sheet = ctx.other_sheet(sheet_id)
     if sheet is None:
-        return spec
+        if ctx.is_gm:
+            return spec
+        raise ActionError(unnamed)
     if "score" in spec:
         if ctx.is_gm:
             return spec
@@ -1837,7 +2042,13 @@ def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
             "for the GM's Guest Stars and Adversaries."
         )
     char = ctx.character(sheet)
-    spec.setdefault("name", sheet.name[:60])
+    if ctx.is_gm:
+        spec.setdefault("name", sheet.name[:60])
+    else:
+        spec["name"] = sheet.name[:60]
+        theirs = ctx.sheet is None or sheet.pk != ctx.sheet.pk
+        for key in UNI_OTHER_ROLLER_FIELDS if theirs else UNI_DIFFICULTY_FIELDS:
+            spec.pop(key, None)
     for key in ("attribute", "second_attribute"):
         name_key = f"{key}_name"
         if key == "second_attribute" and spec.get("kind") != "two_attributes":
@@ -1855,6 +2066,14 @@ def fill_uni_spec(ctx: Context, raw: object, sheet: Sheet | None) -> object:
     named = spec.get("modifiers")
     if isinstance(named, list):
         spec["modifiers"] = [uni_named_modifier(ctx, char, entry) for entry in named]
+    return spec
+
+
+def uni_difficulty(ctx: Context, spec: object, current: Mapping[str, Any] | None) -> object:
+    """UNI-4: a player's roll of the task at hand takes the difficulty the GM set for the
+    scene (`current`, from player_difficulty), or none."""
+    if isinstance(spec, dict) and current is not None and not ctx.is_gm:
+        spec["difficulty"], spec["difficulty_modifier"] = current["preset"], current["value"]
     return spec
 
 
@@ -1883,14 +2102,24 @@ def uni_attribute(ctx: Context, name: str) -> int:
 class UniTask(Handler):
     def prepare(self, ctx: Context) -> None:
         filled = fill_uni_spec(ctx, ctx.request, ctx.sheet)
+        if not ctx.is_gm:
+            uni_difficulty(ctx, filled, player_difficulty(ctx))
         ctx.request.clear()
         ctx.request.update(filled)
 
 
 class UniResisted(Handler):
+    """UNI-5: a player's defender is a character, named by `sheet_id` or table.target."""
+
     def prepare(self, ctx: Context) -> None:
         ctx.request["attacker"] = fill_uni_spec(ctx, ctx.request.get("attacker"), ctx.sheet)
-        ctx.request["defender"] = fill_uni_spec(ctx, ctx.request.get("defender"), None)
+        defender = ctx.request.get("defender")
+        target = ctx.param_int("target")
+        if target is not None and defender is None:
+            defender = {}
+        if target is not None and isinstance(defender, Mapping) and "sheet_id" not in defender:
+            defender = {**defender, "sheet_id": target}
+        ctx.request["defender"] = fill_uni_spec(ctx, defender, None)
 
 
 class UniAttributes(Handler):
@@ -1909,6 +2138,9 @@ class UniAttributes(Handler):
             ctx.request[key] = uni_attribute(ctx, key.title())
         if ctx.action.name == "fear_test":
             ctx.request.setdefault("name", ctx.sheet.name[:60])
+            if not ctx.is_gm:  # UNI-12: its fear modifiers are its difficulty
+                for key in UNI_DIFFICULTY_FIELDS:
+                    ctx.request.pop(key, None)
         if "acrobatics" in ctx.request:
             ctx.request["acrobatics"] = fill_uni_spec(ctx, ctx.request["acrobatics"], ctx.sheet)
 
@@ -1999,11 +2231,19 @@ class WorkingTogether(Handler):
     """UNI-10: rollers named by sheet take their ratings; a long task can feed a tracker."""
 
     def prepare(self, ctx: Context) -> None:
+        # UNI-4, UNI-10: one task, so every roller takes its difficulty.
+        difficulty = None if ctx.is_gm else player_difficulty(ctx)
         for key in ("participants", "helpers"):
             if isinstance(ctx.request.get(key), list):
-                ctx.request[key] = [fill_uni_spec(ctx, s, None) for s in ctx.request[key]]
+                ctx.request[key] = [
+                    uni_difficulty(
+                        ctx, fill_uni_spec(ctx, s, None, unnamed=NAME_THE_HELPERS), difficulty
+                    )
+                    for s in ctx.request[key]
+                ]
         if "leader" in ctx.request:
-            ctx.request["leader"] = fill_uni_spec(ctx, ctx.request["leader"], ctx.sheet)
+            leader = fill_uni_spec(ctx, ctx.request["leader"], ctx.sheet)
+            ctx.request["leader"] = uni_difficulty(ctx, leader, difficulty)
         name = ctx.param_str("task")
         if name and ctx.request.get("mode") == "long":
             current = tracker(ctx, "lengthy", name)
@@ -2390,6 +2630,8 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("personae", "concerted_effort"): ConcertedEffort(),
     ("personae", "spend_critical"): SpendCritical(),
     ("personae", "give_critical"): GiveCritical(),
+    ("personae", "grant_bonus_dice"): GrantBonusDice(),
+    ("personae", "set_difficulty"): SetDifficulty(),
     ("unisystem", "task"): UniTask(),
     ("unisystem", "resisted"): UniResisted(),
     ("unisystem", "fear_test"): UniAttributes(),
@@ -2400,6 +2642,7 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("unisystem", "lengthy_task"): LengthyTask(),
     ("unisystem", "working_together"): WorkingTogether(),
     ("unisystem", "chase"): Chase(),
+    ("unisystem", "set_difficulty"): SetDifficulty(),
 }
 
 

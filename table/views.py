@@ -143,8 +143,11 @@ def session_assets(campaign: Campaign, membership: Membership | None = None) -> 
 
 
 def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
-    """The number to beat right now: a set difficulty, or the standing result of a contest."""
+    """The number to beat right now: a set difficulty, or the standing result of a contest.
+    A Unisystem difficulty is a modifier to the roll (UNI-4), not a number to beat."""
     difficulty = state.get("difficulty")
+    if campaign.system == "unisystem":
+        difficulty = None
     if isinstance(difficulty, Mapping) and isinstance(difficulty.get("value"), int):
         return difficulty["value"]
     if isinstance(difficulty, int) and not isinstance(difficulty, bool):
@@ -156,6 +159,39 @@ def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
             if isinstance(standing, Mapping) and isinstance(standing.get("result"), int):
                 return standing["result"]
     return None
+
+
+D10_SYSTEMS = ("personae", "unisystem")
+
+
+def d10_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -> dict[str, Any]:
+    """What a d10 game's builder shows from the table besides the sheet (PER-1, UNI-4): the
+    difficulty the GM set for the scene and the bonus dice granted to this character, as
+    the member may see them (`state` went through the visibility gate)."""
+    if campaign.system not in D10_SYSTEMS:
+        return {}
+    from .state import bonus_grant
+
+    difficulty = state.get("difficulty")
+    held = bonus_grant(state, sheet.pk) if campaign.system == "personae" else None
+    return {
+        "difficulty": dict(difficulty) if isinstance(difficulty, Mapping) else None,
+        "bonus_dice": dict(held[1]) if held else None,
+    }
+
+
+def bonus_grants(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """PER-1: the unused bonus dice the GM granted in this scene, as the member may see them."""
+    if campaign.system != "personae":
+        return []
+    from .state import GRANT_PREFIX
+
+    grants = [
+        record
+        for key, record in state.items()
+        if key.startswith(GRANT_PREFIX) and isinstance(record, Mapping) and record.get("dice")
+    ]
+    return sorted(grants, key=lambda record: str(record.get("name", "")))
 
 
 def counters_of(sheet: Sheet) -> dict[str, int]:
@@ -201,7 +237,7 @@ def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, in
     sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))
     state = scene_state(campaign, membership)
     inputs = builder_inputs(campaign, sheet, state)
-    return _build(campaign, sheet, data, inputs), _target(data, inputs)
+    return _build(campaign, sheet, data, inputs, gm=membership.is_gm), _target(data, inputs)
 
 
 def _target(data: Mapping, inputs: BuilderInputs) -> int | None:
@@ -212,7 +248,9 @@ def _target(data: Mapping, inputs: BuilderInputs) -> int | None:
     return inputs.target
 
 
-def _build(campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs) -> pools.Pool:
+def _build(
+    campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs, *, gm: bool
+) -> pools.Pool:
     return pools.build(
         campaign.system,
         inputs.traits,
@@ -221,6 +259,7 @@ def _build(campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInput
         character=sheet.name,
         target=inputs.target,
         table_assets=inputs.assets,
+        table={**inputs.table, "gm": gm},
     )
 
 
@@ -236,13 +275,15 @@ class BuilderInputs:
     counters: dict[str, int]
     target: int | None
     contest: dict[str, Any] | None
+    table: dict[str, Any]  # d10 games: the GM's difficulty and bonus dice (d10_table)
 
     def key(self) -> str:
         # A trait's version rises on every edit; a reorder moves only its position.
         lines = [(t.pk, t.version, t.position) for t in self.traits]
         text = json.dumps(
             [lines, self.sheet_version]
-            + [self.assets, sorted(self.counters.items()), self.target, self.contest],
+            + [self.assets, sorted(self.counters.items()), self.target, self.contest]
+            + ([self.table] if self.table else []),
             sort_keys=True,
             default=str,
         )
@@ -260,6 +301,7 @@ def builder_inputs(
         counters=counters_of(sheet),
         target=scene_target(campaign, state),
         contest=open_contest(state),
+        table=d10_table(campaign, sheet, state),
     )
 
 
@@ -299,7 +341,7 @@ def builder_context(
     session: Mapping | None = None,
 ) -> dict[str, Any]:
     inputs = builder_inputs(campaign, sheet, state, session)
-    pool = _build(campaign, sheet, data, inputs)
+    pool = _build(campaign, sheet, data, inputs, gm=membership.is_gm)
     target = _target(data, inputs)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
@@ -351,7 +393,8 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     state = scene_state(campaign, membership)
-    pool = _build(campaign, sheet, request.POST, builder_inputs(campaign, sheet, state))
+    inputs = builder_inputs(campaign, sheet, state)
+    pool = _build(campaign, sheet, request.POST, inputs, gm=membership.is_gm)
     error = message = ""
     if pool.request is None or pool.errors:
         error = pool.errors[0] if pool.errors else "Pick dice first."
@@ -451,6 +494,8 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "state": state,
         "session_assets": session,
         "target": scene_target(campaign, state),
+        "bonus_grants": bonus_grants(campaign, state),
+        "uni_difficulties": pools.UNI_DIFFICULTIES,
         "contest": open_contest(state),
         "cards": render_cards(events, membership),
         "more": more,
@@ -516,6 +561,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "state": state,
         "session_assets": session_assets(campaign, membership),
         "target": scene_target(campaign, state),
+        "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
         "characters": character_rows(campaign, membership),
         "stress_types": _stress_types(campaign),

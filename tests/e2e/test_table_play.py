@@ -3,7 +3,8 @@
 The live server (tests/e2e/conftest.py) serves the app, pages and websockets, from
 daphne; Debian's chromium drives three contexts. Each system: build a pool, see
 the odds, roll, see the card in all three pages. Serenity Plus and Smallville also
-run a contest to the end with stress applied; Serenity Plus spends and receives
+run a contest to the end with stress applied; in Personae and Unisystem the GM sets
+the difficulty (and grants bonus dice) from the dashboard; Serenity Plus spends and receives
 plot points, a die stepped on the sheet page reaches the open builder, and one
 player's socket is killed and restored mid-scene with nothing missing afterwards. Screenshots go to artifacts/ (gitignored).
 """
@@ -198,11 +199,53 @@ def _build_pool_and_see_odds(page: Page, builder: str, system: str) -> None:
         expect(page.locator(f"{builder} .pool-status")).to_contain_text("State the goal first")
         expect(page.locator(f"{builder} .pool-roll button[type=submit]")).to_be_disabled()
         _fill(page, builder, "goal", "Disarm the duelist")
-    _fill(page, builder, "difficulty" if system == "personae" else "target", "9")
+    else:
+        _fill(page, builder, "target", "9")
     expect(page.locator(f"{builder} .odds-summary")).to_have_text(
         re.compile(r"% to (beat|reach|succeed)")
     )
     expect(page.locator(f"{builder} svg.odds-chart[role=img] > title")).to_have_count(1)
+
+
+def _gm_dashboard(gm: Page, form_class: str, fill: dict[str, str], said: str) -> None:
+    """The GM fills one of the dashboard's d10 controls (no JSON) and reads its answer."""
+    form = gm.locator(f"form.{form_class}")
+    for name, value in fill.items():
+        field = form.locator(f"[name='{name}']")
+        if name == "sheet":
+            field.select_option(label=value)
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    with gm.expect_response(lambda r: "/table/act/" in r.url) as answer:
+        form.locator("button[type=submit]").click()
+    assert REFUSED.search(answer.value.text()) is None, answer.value.text()
+    expect(gm.locator("#gm-result")).to_contain_text(said)
+
+
+def _gm_sets_the_numbers(pages, table, system) -> None:
+    """PER-1, UNI-4: the GM sets the scene's difficulty (and, in Personae, grants Ace two
+    bonus dice); Ace's open builder shows them read-only, with no field to type them."""
+    gm, alice = pages["gm"], pages["alice"]
+    builder = alice.locator(_builder(table, system, "alice"))
+    if system == "personae":
+        _gm_dashboard(gm, "gm-set-difficulty", {"set_difficulty-difficulty": "9"},
+                      "The GM sets the difficulty to beat: 9")  # fmt: skip
+        _gm_dashboard(gm, "gm-grant", {"sheet": "Ace", "grant_bonus_dice-dice": "2"},
+                      "The GM grants Ace 2 bonus dice for the next challenge")  # fmt: skip
+        expect(builder.locator(".from-table.bonus-dice")).to_contain_text(
+            "Bonus dice from the GM: 2"
+        )
+        expect(builder.locator(".from-table.difficulty")).to_contain_text("Difficulty to beat: 9")
+        expect(builder.locator("[name=bonus_dice], [name=difficulty]")).to_have_count(0)
+    else:
+        _gm_dashboard(gm, "gm-set-difficulty", {"set_difficulty-difficulty": "average"},
+                      "The GM sets the difficulty: Average (+1)")  # fmt: skip
+        expect(builder.locator(".from-table.difficulty")).to_contain_text("Average (+1)")
+        expect(builder.locator("select[name=difficulty]")).to_have_count(0)
+    for page in pages.values():
+        expect(page.locator("#scene-panel")).to_contain_text("Difficulty")
 
 
 def _plot_points(pages, table, system, who: str, value: int) -> None:
@@ -344,6 +387,8 @@ def test_play_a_scene(pages, daphne_server, table, system):
     _open(pages, daphne_server, table, system)
     alice = pages["alice"]
     builder = _builder(table, system, "alice")
+    if system in ("personae", "unisystem"):
+        _gm_sets_the_numbers(pages, table, system)
     _build_pool_and_see_odds(alice, builder, system)
     if system == "serenity":
         _fill(alice, builder, "plot_points", "1")
@@ -353,6 +398,11 @@ def test_play_a_scene(pages, daphne_server, table, system):
     for page in pages.values():
         expect(page.locator(f"#event-{seq} .headline")).to_have_text(headline)
         assert page.locator(f"#event-{seq} .die").count() >= 1
+    if system == "personae":  # Swordplay's 3 dice and the 2 the GM granted, used up
+        expect(alice.locator(f"#event-{seq} .die")).to_have_count(5)
+        expect(alice.locator(f"{builder} .from-table.bonus-dice")).to_contain_text(
+            "Bonus dice from the GM: 0"
+        )
     if system == "serenity":
         spent = int(_fact(alice, seq, "Plot points spent"))  # 0 when no die was left to add
         _plot_points(pages, table, system, "alice", 2 - spent)

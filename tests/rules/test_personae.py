@@ -1116,6 +1116,24 @@ def random_extension(rng, action):
     return {"goal": GOAL, "extended": extended} | ({"next_goal": "Arrest him"} if extended else {})
 
 
+def random_grant(rng, action):
+    """PER-1: bonus dice the GM grants; 0 withdraws an earlier grant."""
+    dice = rng.randint(0, personae.MAX_BONUS_DICE)
+    request = {"name": rng.choice(NAMES), "dice": dice}
+    if dice == 0 or rng.random() < 0.3:
+        request["replaces"] = rng.randint(1, personae.MAX_BONUS_DICE)
+    if rng.random() < 0.3:
+        request["note"] = "the high ground"
+    return request
+
+
+def random_difficulty(rng, action):
+    """PER-1: the number the GM sets for the scene (or a clear), with why."""
+    if rng.random() < 0.2:
+        return {"clear": True, "note": "the rope is mended"}
+    return {"difficulty": rng.randint(1, personae.MAX_DIFFICULTY), "note": "a frayed rope"}
+
+
 RANDOM_REQUESTS = {
     "challenge": random_rolled_request,
     "concerted_effort": random_rolled_request,
@@ -1123,6 +1141,8 @@ RANDOM_REQUESTS = {
     "give_critical": random_gift,
     "assist": random_assist,
     "extend_challenge": random_extension,
+    "grant_bonus_dice": random_grant,
+    "set_difficulty": random_difficulty,
 }
 
 

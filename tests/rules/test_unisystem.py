@@ -1373,6 +1373,15 @@ def random_request(name: str, rng: random.Random) -> dict:
         if rng.random() < 0.5:
             request["acrobatics"] = random_roll(rng)
         return request
+    if name == "set_difficulty":
+        if rng.random() < 0.2:
+            return {"clear": True}
+        preset = rng.choice(list(uni.DIFFICULTIES))
+        request = {"difficulty": preset}
+        if rng.random() < 0.5:
+            limits = uni.DIFFICULTIES[preset]
+            request["difficulty_modifier"] = rng.randint(limits.lowest, limits.highest)
+        return request
     raise AssertionError(f"no request generator for {name}")
 
 

@@ -1,6 +1,7 @@
 """The canary: hidden events of every kind, in every game, each carrying a unique marker
 in the fields only the GM may see (a hidden GM character's name, a secret pool's dice,
-a secret complication or scene Asset, a blind roll's goal, a secret void's reason). The
+a secret complication or scene Asset, a blind roll's goal, a secret void's reason, a
+difficulty set and bonus dice granted behind the screen). The
 GM's views hold every marker; no player's or observer's HTML, replay, JSON or Markdown
 export, sealed card or scene panel holds any (table/visibility.py)."""
 
@@ -48,10 +49,18 @@ def plant(t, system: str) -> set[str]:
         t.perform(t.gm, "spend_plot_point", {"kind": "scene_asset", "asset": mark("asset")},
                   sheet_id=t.npc.pk, visibility="gm")  # fmt: skip
     if system == "personae":
+        t.perform(t.gm, "set_difficulty", {"difficulty": 47, "note": mark("difficulty")},
+                  visibility="gm")  # fmt: skip
+        t.perform(t.gm, "grant_bonus_dice", {"dice": 3, "note": mark("grant")},
+                  sheet_id=t.pc.pk, visibility="gm")  # fmt: skip
         actor = {"skill_name": "Swordplay"}
-        t.perform(t.player, "challenge", {"actor": actor, "difficulty": 5, "goal": mark("goal")},
+        t.perform(t.player, "challenge", {"actor": actor, "goal": mark("goal")},
                   sheet_id=t.pc.pk, visibility="blind")  # fmt: skip
     if system == "unisystem":
+        t.perform(t.gm, "set_difficulty", {"difficulty": "heroic", "note": mark("difficulty")},
+                  visibility="gm")  # fmt: skip
+        t.perform(t.player, "task", {"attribute_name": "Dexterity", "skill_name": "Sports"},
+                  sheet_id=t.pc.pk, visibility="blind")  # fmt: skip
         t.perform(t.gm, "task", {"name": mark("name"), "attribute": 3, "skill": 2,
                                  "modifiers": [{"name": mark("modifier"), "value": 1}]},
                   visibility="gm")  # fmt: skip

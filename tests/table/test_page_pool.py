@@ -152,6 +152,39 @@ def test_per1_a_skill_brings_its_attribute(gm, player, observer):
     assert _names(other) == ["Lore", "Wits"]
 
 
+def test_per1_a_players_bonus_dice_and_difficulty_come_from_the_table(gm, player, observer):
+    """PER-1: for a player the GM's grant and difficulty replace the typed ones; a secret
+    difficulty leaves the number out (the roll goes blind); none set cannot be rolled."""
+    sheet, t = _sheet(gm, player, observer, "personae")
+    data = {"trait": ids(t["sword"]), "clicked": str(t["sword"].pk), "goal": "Win",
+            "bonus_dice": "9", "difficulty": "2"}  # fmt: skip
+    held = {"gm": False, "bonus_dice": {"dice": 2, "note": "ambush"}, "difficulty": {"value": 11}}
+    pool = _build("personae", sheet, data, table=held)
+    assert pool.ready, pool.errors
+    assert pool.request["actor"]["bonus_dice"] == 2 and pool.request["difficulty"] == 11
+    secret = _build("personae", sheet, data, table={"gm": False, "difficulty": {"secret": True}})
+    assert secret.ready and "difficulty" not in secret.request
+    assert secret.request["actor"]["bonus_dice"] == 0 and secret.options["secret_difficulty"]
+    unset = _build("personae", sheet, data, table={"gm": False})
+    assert "has not set a difficulty" in unset.errors[0]
+
+
+def test_uni4_a_players_difficulty_is_the_gms(gm, player, observer):
+    """UNI-4: a player's task takes the GM's preset and value, not the one picked."""
+    sheet, t = _sheet(gm, player, observer, "unisystem")
+    data = {"trait": ids(t["dex"], t["gun"]), "kind": "task", "difficulty": "easy"}
+    shown = {"value": -4, "preset": "very_difficult", "label": "Very Difficult"}
+    task = _build("unisystem", sheet, data, table={"gm": False, "difficulty": shown})
+    assert task.ready, task.errors
+    assert (task.request["difficulty"], task.request["difficulty_modifier"]) == (
+        "very_difficult",
+        -4,
+    )
+    assert task.options["difficulty_label"] == "Very Difficult (−4)"
+    none = _build("unisystem", sheet, data, table={"gm": False})
+    assert "difficulty" not in none.request
+
+
 def test_uni_kinds_and_presets(gm, player, observer):
     sheet, t = _sheet(gm, player, observer, "unisystem")
     task = _build(

@@ -16,16 +16,20 @@ def t(table_for):
 
 
 def test_challenge_banks_criticals_up_to_the_threshold(t, faces):
-    """PER-1, PER-4: ratings come from the sheet (3 dice, Might 4); three nat-10s bank
-    criticals, at most the Potential Threshold (here 2), which is also the campaign's bank
-    limit; a clear success won on the roll marks development."""
+    """PER-1, PER-4: ratings come from the sheet (3 dice, Might 4) and the number to beat
+    from the GM (5, not the 50 typed); three nat-10s bank criticals, at most the Potential
+    Threshold (here 2), which is also the campaign's bank limit; a clear success won on the
+    roll marks development."""
     t.pc.counters.filter(key="criticals").update(value=0)
     t.pc.counters.filter(key="potential_threshold").update(value=2)
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 5})
     faces.queue.extend([10, 10, 10])
-    event = t.perform(t.player, "challenge", {"actor": ACTOR, "difficulty": 5, "goal": "Win"},
+    event = t.perform(t.player, "challenge", {"actor": ACTOR, "difficulty": 50, "goal": "Win"},
                       sheet_id=t.pc.pk)  # fmt: skip
     actor = event.request["actor"]
     assert (actor["skill"], actor["attribute"], actor["potential_threshold"]) == (3, 4, 2)
+    assert event.request["difficulty"] == 5
     assert event.outcome["criticals"]["banked"] == 2
     assert t.counter(t.pc, "criticals") == 2
     assert t.counter(t.pc, "development") == 1
@@ -55,6 +59,8 @@ def test_spend_and_give_criticals(t, faces):
 def test_spend_before_rolling_and_steer(t, faces):
     """PER-6: a critical spent before rolling buys a clear success with no dice."""
     t.pc.counters.filter(key="criticals").update(value=1)
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 50, "note": "a sheer cliff"})
     event = t.perform(
         t.player,
         "challenge",
@@ -71,10 +77,10 @@ def test_concerted_effort_once_per_scene(t, faces):
     with pytest.raises(ActionError, match="Start a scene first"):
         t.perform(t.player, "concerted_effort", {}, sheet_id=t.pc.pk)
     t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 5})
     request = {
         "coordinator": {"skill_name": "Swordplay"},
         "contributors": [{"sheet_id": t.other_pc.pk}],
-        "difficulty": 5,
         "goal": "Drive them back",
         "attack": True,
     }
@@ -84,7 +90,24 @@ def test_concerted_effort_once_per_scene(t, faces):
     with pytest.raises(ActionError, match="already made its concerted effort"):
         t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
     t.start_scene("The shore")
+    with pytest.raises(ActionError, match="has not set a difficulty for this scene"):
+        t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
+    t.perform(t.gm, "set_difficulty", {"difficulty": 7})
     t.perform(t.player, "concerted_effort", request, sheet_id=t.pc.pk)
+
+
+def test_granted_bonus_dice_are_rolled_by_the_next_challenge(t, faces):
+    """PER-1: the GM grants Mal 2 bonus dice; his next challenge rolls 3 + 2 dice whatever
+    bonus dice it asks for, and the one after rolls none."""
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 9})
+    grant = t.perform(t.gm, "grant_bonus_dice", {"dice": 2}, sheet_id=t.pc.pk)
+    assert grant.headline == "The GM grants Mal 2 bonus dice for the next challenge"
+    actor = {"skill_name": "Swordplay", "bonus_dice": 7}
+    first = t.perform(t.player, "challenge", {"actor": actor, "goal": "Win"}, sheet_id=t.pc.pk)
+    assert (first.request["actor"]["bonus_dice"], len(first.faces)) == (2, 5)
+    second = t.perform(t.player, "challenge", {"actor": actor, "goal": "Win"}, sheet_id=t.pc.pk)
+    assert (second.request["actor"]["bonus_dice"], len(second.faces)) == (0, 3)
 
 
 def test_assist_and_extend_are_logged(t):

@@ -57,15 +57,11 @@ def test_lengthy_task_tracker(t, faces):
 
 
 def test_chase_tracker_until_caught(t, faces):
-    """UNI-13: the lead moves one per turn toward the winner; at 0 the runner is caught."""
+    """UNI-13: the lead moves one per turn toward the winner; at 0 the runner is caught.
+    Both sides are characters, named by sheet (the chaser is the GM's Niska)."""
     t.start_scene()
     runner = {"sheet_id": t.pc.pk, "kind": "simple_test", "attribute_name": "Dexterity"}
-    chaser = {
-        "name": "Vampire",
-        "kind": "simple_test",
-        "attribute": 4,
-        "attribute_name": "Dexterity",
-    }
+    chaser = {"sheet_id": t.npc.pk, "kind": "simple_test", "attribute_name": "Dexterity"}
     request = {"lead": 2, "runner": runner, "chaser": chaser, "table": {"chase": "Alley"}}
     faces.queue.extend([2, 8])
     first = t.perform(t.player, "chase", request, sheet_id=t.pc.pk)
@@ -121,6 +117,12 @@ def test_working_together_feeds_a_tracker_and_other_actions_log(t, faces):
     t.perform(t.player, "jump", {"jump": "long"}, sheet_id=t.pc.pk)
     faces.queue.extend([5, 5])
     t.perform(t.player, "resisted", {"attacker": {"kind": "simple_test", "attribute_name": "Strength"},
-                                     "defender": {"score": 12, "name": "Vampire"}}, sheet_id=t.pc.pk)  # fmt: skip
+                                     "defender": {"kind": "simple_test", "attribute_name": "Strength"},
+                                     "table": {"target": t.npc.pk}}, sheet_id=t.pc.pk)  # fmt: skip
+    t.perform(t.gm, "set_difficulty", {"difficulty": "difficult", "difficulty_modifier": -2})
+    faces.queue[:] = [7]
+    task = t.perform(t.player, "task", {"attribute_name": "Dexterity", "skill_name": "Sports",
+                                        "difficulty": "easy"}, sheet_id=t.pc.pk)  # fmt: skip
+    assert task.outcome["total"] == 7 + 3 + 2 - 2  # the GM's Difficult −2, not Easy +5
     t.perform(t.gm, "ability_scores", {"strength": 5, "dexterity": 4, "intelligence": 2,
                                        "perception": 2, "willpower": 2})  # fmt: skip
