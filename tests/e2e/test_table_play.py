@@ -142,11 +142,15 @@ def _click(page: Page, builder: str, name: str) -> None:
 
 
 def _fill(page: Page, builder: str, name: str, value: str) -> None:
-    """Type in one of the builder's fields and leave it: the builder answers with it."""
+    """Type in one of the builder's fields and leave it: the builder the server renders
+    next holds it. The server's rendering is what is awaited (the field's value
+    attribute, not what was typed), not one particular response: another member's
+    action may re-render the builder meanwhile, and the typed value must survive that
+    too (static/js/table.js keeps what was typed while an answer was out)."""
     field = page.locator(f"{builder} [name={name}]")
-    with page.expect_response(_is_builder_post):
-        field.fill(value)
-        field.press("Tab")
+    field.fill(value)
+    field.press("Tab")
+    expect(page.locator(f"{builder} [name={name}]")).to_have_attribute("value", value)
     expect(page.locator(f"{builder} [name={name}]")).to_have_value(value)
 
 
