@@ -1701,6 +1701,8 @@ def fill_per_side(ctx: Context, raw: object, sheet: Sheet | None, *, banks: bool
     side["attribute"], side["attribute_name"] = attribute.rating or 0, attribute.name
     if banks:
         side.update(bank_fields(ctx, sheet, name=False))
+    if not ctx.is_gm:
+        side.pop("modifiers", None)  # circumstantial modifiers are the GM's to give
     return side
 
 
@@ -2008,8 +2010,9 @@ class GiveCritical(Handler):
 
 # UNI-4: the difficulty of the task at hand is the GM's (set for the scene); and another
 # character's numbers in a player's request are the GM's too.
-UNI_DIFFICULTY_FIELDS = ("difficulty", "difficulty_modifier")
-UNI_OTHER_ROLLER_FIELDS = (*UNI_DIFFICULTY_FIELDS, "modifier", "unskilled_penalty")
+# UNI-4: "the GM may type any integer": a free modifier is the GM's, like the difficulty.
+UNI_DIFFICULTY_FIELDS = ("difficulty", "difficulty_modifier", "modifier")
+UNI_OTHER_ROLLER_FIELDS = (*UNI_DIFFICULTY_FIELDS, "unskilled_penalty")
 
 
 def fill_uni_spec(

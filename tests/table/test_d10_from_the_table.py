@@ -263,6 +263,27 @@ def test_a_players_roll_uses_the_gms_difficulty_not_the_typed_one(per, uni, face
     assert '<select name="difficulty">' not in builder
 
 
+def test_a_players_own_modifiers_are_the_gms_to_give(per, uni, faces):
+    """UNI-4 ("the GM may type any integer") and Personae's circumstantial modifiers: a
+    player's +50 is not added, and the player's builder offers no such field; the GM's
+    own roll keeps its modifier."""
+    per.perform(per.gm, "set_difficulty", {"difficulty": 12})
+    faces.queue.extend([7, 2, 1])
+    assert act(per, per.player, "challenge", challenge(actor={"modifiers": 20}), per.pc.pk) == ""
+    rolled = last_event(per)
+    assert "modifiers" not in rolled.request["actor"] and rolled.outcome["result"] == "failure"
+    assert 'name="modifiers"' not in page(per, per.player, "table_pool", per.pc.pk)
+
+    faces.queue.extend([7])
+    task = {"attribute_name": "Dexterity", "skill_name": "Sports", "modifier": 50}
+    assert act(uni, uni.player, "task", task, uni.pc.pk) == ""
+    assert last_event(uni).outcome["total"] == 7 + 3 + 2
+    assert 'name="modifier"' not in page(uni, uni.player, "table_pool", uni.pc.pk)
+    faces.queue.extend([7])
+    gm_task = {"name": "Guard", "attribute": 3, "skill": 2, "modifier": -2}
+    assert uni.perform(uni.gm, "task", gm_task).outcome["total"] == 7 + 3 + 2 - 2
+
+
 def test_without_a_difficulty_a_player_names_the_reactor_or_waits_for_the_gm(per, uni, faces):
     """PER-1: no difficulty set, a player's challenge against a number is refused (the GM
     sets it). UNI-4: a player's task rolls with none (Challenging), the preset asked for
