@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from .actions import resolve
+from .kit.actions import resolve
 from .mechanics import BY_ID
 from .registry import SYSTEMS
 
@@ -29,9 +29,9 @@ def rules_api_markdown() -> str:
         "# Rules API: requests and outcomes",
         "",
         "Every action is a pure function `resolve(action, request, faces) -> outcome`",
-        "(`rules.actions`). `roll(action, request, rng)` draws the faces from the server's",
+        "(`rules.kit.actions`). `roll(action, request, rng)` draws the faces from the server's",
         "generator and records them, so any logged roll resolves again to the same outcome.",
-        "Invalid requests raise `rules.errors.RulesError` with a message for players.",
+        "Invalid requests raise `rules.kit.errors.RulesError` with a message for players.",
         "Every outcome has `headline` and `explanation`; rolls also list their `dice`.",
         "",
         "This file is generated from `rules.registry` by `python -m rules.apidoc --write`.",

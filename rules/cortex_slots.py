@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .actions import Action
-from .dice import (
+from .kit.actions import Action
+from .kit.dice import (
     MAX_POOL,
     Die,
     die_name,
@@ -26,10 +26,10 @@ from .dice import (
     step_down,
     step_up,
 )
-from .errors import InvalidRequest
-from .faces import FaceSource
-from .requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
-from .sheet import Counter, SheetTemplate, TraitGroup
+from .kit.errors import InvalidRequest
+from .kit.faces import FaceSource
+from .kit.requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
+from .kit.sheet import Counter, SheetTemplate, TraitGroup
 
 NAME = "Cortex (Total & Effect)"
 

@@ -41,7 +41,7 @@ the system modules, so the odds match what `resolve` does with real faces):
 
 from __future__ import annotations
 
-from .odds_core import (
+from .kit.odds import (
     ChartRow,
     Distribution,
     chance_to_beat,

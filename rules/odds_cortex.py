@@ -25,9 +25,9 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
-from .dice import MAX_POOL, SIZES, Die, parse_die
-from .errors import InvalidRequest
-from .odds_core import (
+from .kit.dice import MAX_POOL, SIZES, Die, parse_die
+from .kit.errors import InvalidRequest
+from .kit.odds import (
     Distribution,
     chance_to_beat,
     count_distribution,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from .errors import InvalidRequest
+from .kit.errors import InvalidRequest
 
 DIE = 10
 CLEAR, GLANCING, FAILURE = "clear", "glancing", "failure"

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import InvalidRequest
-from .odds_core import ChartRow, chart_rows
+from .kit.errors import InvalidRequest
+from .kit.odds import ChartRow, chart_rows
 
 DIE = 10
 PERIOD = 5

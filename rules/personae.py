@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .actions import Action
-from .errors import InvalidRequest
-from .faces import FaceSource
-from .requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
-from .sheet import Counter, SheetTemplate, TraitGroup
+from .kit.actions import Action
+from .kit.errors import InvalidRequest
+from .kit.faces import FaceSource
+from .kit.requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
+from .kit.sheet import Counter, SheetTemplate, TraitGroup
 
 NAME = "Personae"
 DIE = 10

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from . import cortex_slots, mechanics, odds, personae, serenity, smallville, unisystem
-from .actions import Action
-from .errors import RulesError
-from .sheet import SheetTemplate
+from .kit.actions import Action
+from .kit.errors import RulesError
+from .kit.sheet import SheetTemplate
 
 
 @dataclass(frozen=True)

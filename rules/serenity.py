@@ -2,7 +2,7 @@
 
 A player rolls one Stylin', the Refinements filed under it, at most one Value
 and whatever Aspects, Resources and Assets apply; the GM rolls opposition the
-same way. Result, effect, tests, contests and stress come from rules.cortex.
+same way. Result, effect, tests, contests and stress come from rules.kit.cortex.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import cortex
-from .actions import Action
-from .cortex import (
+from .kit import cortex, cortex_contests
+from .kit.actions import Action
+from .kit.cortex import (
     Contest,
     ContestRoll,
     ContestSide,
@@ -26,11 +26,11 @@ from .cortex import (
     same_name,
     schema_field,
 )
-from .dice import Die, die_name, parse_size, step_down, step_up
-from .errors import InvalidRequest
-from .faces import FaceSource
-from .requests import MISSING, get_bool, get_int, get_list, get_str, require_mapping
-from .sheet import Counter, SheetTemplate, TraitGroup
+from .kit.dice import Die, die_name, parse_size, step_down, step_up
+from .kit.errors import InvalidRequest
+from .kit.faces import FaceSource
+from .kit.requests import MISSING, get_bool, get_int, get_list, get_str, require_mapping
+from .kit.sheet import Counter, SheetTemplate, TraitGroup
 
 NAME = "Serenity Plus"
 STRESS_TYPES = cortex.STRESS_TYPES
@@ -481,7 +481,7 @@ ACTIONS: dict[str, Action] = {
         example={"player": {"pool": MAL_FIGHTS}, "opposition": {"pool": THUGS}},
         example_faces=(9, 8, 6, 2, 5, 3, 1),
     ),
-    **cortex.contest_actions(
+    **cortex_contests.contest_actions(
         GAME,
         rules=("SER-6", "SER-7", "SER-10"),
         roll_schema=POOL_SCHEMA,

@@ -2,7 +2,7 @@
 
 Every roll has a Value and a Relationship; more traits cost plot points, and the
 outcome says what the pool cost. Results, contests and stress are the Cortex
-Plus ones of rules.cortex (SMV-10); the Watchtower is the GM.
+Plus ones of rules.kit.cortex (SMV-10); the Watchtower is the GM.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import cortex
-from .actions import Action
-from .cortex import (
+from .kit import cortex, cortex_contests
+from .kit.actions import Action
+from .kit.cortex import (
     Contest,
     ContestRoll,
     ContestSide,
@@ -25,11 +25,11 @@ from .cortex import (
     parse_entries,
     schema_field,
 )
-from .dice import MAX_POOL, Die, die_name, parse_size, step_down, step_up
-from .errors import InvalidRequest
-from .faces import FaceSource
-from .requests import get_bool, get_choice, get_int, get_list, get_str
-from .sheet import Counter, SheetTemplate, TraitGroup
+from .kit.dice import MAX_POOL, Die, die_name, parse_size, step_down, step_up
+from .kit.errors import InvalidRequest
+from .kit.faces import FaceSource
+from .kit.requests import get_bool, get_choice, get_int, get_list, get_str
+from .kit.sheet import Counter, SheetTemplate, TraitGroup
 
 NAME = "Smallville"
 VALUES = ("Duty", "Glory", "Justice", "Love", "Power", "Truth")
@@ -598,7 +598,7 @@ ACTIONS: dict[str, Action] = {
         example={"player": {"pool": CLARK, "side_pool": CLARK_SIDE}, "opposition": {"pool": LEX}},
         example_faces=(7, 4, 9, 1, 5, 6, 2, 3, 8, 1),
     ),
-    **cortex.contest_actions(
+    **cortex_contests.contest_actions(
         GAME,
         rules=("SMV-10",),
         roll_schema=POOL_SCHEMA,

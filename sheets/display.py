@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from rules.sheet import Counter as CounterSpec
-from rules.sheet import TraitGroup
+from rules.kit.sheet import Counter as CounterSpec
+from rules.kit.sheet import TraitGroup
 
 from . import scores as uni_scores
 from . import validation as v

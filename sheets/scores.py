@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from rules import unisystem
-from rules.actions import resolve
-from rules.errors import RulesError
+from rules.kit.actions import resolve
+from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 from .validation import SCORE_KEYS

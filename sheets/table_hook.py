@@ -1,7 +1,7 @@
 """The door from a sheet edit to the table's roll log.
 
 Plot points, stress and the other table-owned fields of a sheet (`table_owned` in the
-game's rules.sheet.SheetTemplate) change only through the roll log, so a GM's edit of
+game's rules.kit.sheet.SheetTemplate) change only through the roll log, so a GM's edit of
 one on the sheet page must become a logged table event. The table app sits above
 sheets and imports it, never the other way round: it registers its writer here when
 it starts (table.apps.TableConfig.ready), and sheets.services calls whatever is

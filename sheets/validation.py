@@ -17,12 +17,12 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.dice import parse_die_spec
-from rules.dice import step_down as dice_step_down
-from rules.dice import step_up as dice_step_up
-from rules.errors import RulesError
+from rules.kit.dice import parse_die_spec
+from rules.kit.dice import step_down as dice_step_down
+from rules.kit.dice import step_up as dice_step_up
+from rules.kit.errors import RulesError
+from rules.kit.sheet import SheetTemplate, TraitGroup
 from rules.registry import get_system
-from rules.sheet import SheetTemplate, TraitGroup
 
 MAX_NAME = 80
 MAX_TRAIT_NOTES = 500

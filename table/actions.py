@@ -63,8 +63,8 @@ from django.utils import timezone
 
 from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
-from rules.actions import resolve, roll
-from rules.errors import RulesError
+from rules.kit.actions import resolve, roll
+from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 from . import broadcast, undo
@@ -113,7 +113,7 @@ class RoleChanged(ActionError):
     """The caller's role is not the one it acted with (a socket opened before a change)."""
 
 
-# Tests may set a seeded Random here; None draws from rules.faces.SYSTEM_RANDOM,
+# Tests may set a seeded Random here; None draws from rules.kit.faces.SYSTEM_RANDOM,
 # the server's one source of randomness (secrets.SystemRandom).
 RNG: Random | None = None
 

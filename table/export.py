@@ -23,8 +23,8 @@ from typing import Any
 from django.utils import timezone
 
 from campaigns.models import Campaign, Scene
-from rules.actions import resolve
-from rules.errors import RulesError
+from rules.kit.actions import resolve
+from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 from . import visibility

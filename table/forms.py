@@ -15,8 +15,8 @@ from typing import Any
 
 from django import forms
 
-from rules.actions import Action
-from rules.dice import SIZES
+from rules.kit.actions import Action
+from rules.kit.dice import SIZES
 
 DIE_CHOICES = [("", "—")] + [(f"d{s}", f"d{s}") for s in SIZES]
 VISIBILITY_CHOICES = [

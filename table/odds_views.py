@@ -31,8 +31,8 @@ from django.shortcuts import render
 
 from campaigns.permissions import get_campaign_for_user
 from rules import odds, serenity, smallville, unisystem
-from rules.dice import parse_die
-from rules.errors import RulesError
+from rules.kit.dice import parse_die
+from rules.kit.errors import RulesError
 
 from .svg import Bar, odds_chart, percent
 

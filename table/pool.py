@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import cortex_slots, personae, serenity, smallville, unisystem
-from rules.errors import RulesError
+from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 # Groups a player can click, per system (the others are the opposition's or the scene's).

@@ -33,12 +33,12 @@ from typing import Any
 from django.db.models import F
 
 from campaigns.models import Campaign, Membership, Scene
-from rules.actions import Action
-from rules.dice import parse_size
-from rules.errors import RulesError
-from rules.faces import FaceSource
+from rules.kit.actions import Action
+from rules.kit.dice import parse_size
+from rules.kit.errors import RulesError
+from rules.kit.faces import FaceSource
+from rules.kit.requests import get_bool, get_int, get_str
 from rules.registry import GameSystem
-from rules.requests import get_bool, get_int, get_str
 from sheets import validation as sheet_rules
 from sheets.models import Counter, Sheet, Trait
 
@@ -2324,7 +2324,7 @@ def points_of(system: str) -> tuple[str, str, str]:
 def resolve_give_points(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """SER-8 (and each game's points): the GM gives 1-10, or takes back with a minus;
     taking back more than the character holds is refused (never below zero)."""
-    from rules.requests import get_int, get_str
+    from rules.kit.requests import get_int, get_str
 
     amount = get_int(request, "amount", lo=-MAX_GIVE, hi=MAX_GIVE)
     if amount == 0:

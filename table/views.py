@@ -29,7 +29,7 @@ from campaigns import services
 from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
-from rules.errors import RulesError
+from rules.kit.errors import RulesError
 from sheets.models import Counter, Sheet, Trait
 
 from . import pool as pools
@@ -976,7 +976,7 @@ def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 def contest_benefits(campaign: Campaign, contest: Mapping) -> list[dict[str, Any]]:
     """SER-10: the benefits the winner may pick after an extraordinary success."""
-    from rules import cortex
+    from rules.kit import cortex
 
     if not contest.get("extraordinary") or contest.get("status") != "stress_pending":
         return []

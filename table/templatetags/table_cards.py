@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from django import template
 
-from rules.errors import RulesError
+from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 register = template.Library()

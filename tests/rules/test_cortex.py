@@ -18,11 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import cortex, mechanics, serenity, smallville
-from rules.actions import resolve, roll
-from rules.cortex import Contest, ContestRoll, ContestSide, contest_json, result_and_effect
-from rules.dice import SIZES, Die
-from rules.errors import RulesError
+from rules import mechanics, serenity, smallville
+from rules.kit import cortex
+from rules.kit.actions import resolve, roll
+from rules.kit.cortex import Contest, ContestRoll, ContestSide, contest_json, result_and_effect
+from rules.kit.dice import SIZES, Die
+from rules.kit.errors import RulesError
 
 SYSTEMS = {"serenity": serenity, "smallville": smallville}
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -641,7 +642,8 @@ def _tested_ids() -> set[str]:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_mechanic_id_is_implemented_and_tested(system):
     ids = {m.id for m in mechanics.for_system(system)}
-    code = "".join(_docstrings(RULES_DIR / f"{n}.py") for n in ("cortex", system))
+    files = [*(RULES_DIR / "kit").glob("cortex*.py"), RULES_DIR / f"{system}.py"]
+    code = "".join(_docstrings(path) for path in files)
     assert {i for i in ids if not re.search(rf"{i}(?!\d)", code)} == set()
     assert ids - _tested_ids() == set()
     assert set(SYSTEMS[system].DECISIONS) <= ids

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import cortex_slots, mechanics
-from rules.actions import resolve, roll
 from rules.cortex_slots import RolledDie, Split, _placed, best_split, tally
-from rules.dice import Die
-from rules.errors import InvalidDie, RulesError
+from rules.kit.actions import resolve, roll
+from rules.kit.dice import Die
+from rules.kit.errors import InvalidDie, RulesError
 
 ACTIONS = cortex_slots.ACTIONS
 SIZE_NAMES = ("d4", "d6", "d8", "d10", "d12")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.actions import Action, resolve, roll
-from rules.dice import (
+from rules.kit.actions import Action, resolve, roll
+from rules.kit.dice import (
     MAX_POOL,
     SIZES,
     Die,
@@ -20,9 +20,9 @@ from rules.dice import (
     step_down,
     step_up,
 )
-from rules.errors import FaceError, InvalidDie, InvalidRequest, RulesError
-from rules.faces import DrawnFaces, RecordedFaces
-from rules.requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
+from rules.kit.errors import FaceError, InvalidDie, InvalidRequest, RulesError
+from rules.kit.faces import DrawnFaces, RecordedFaces
+from rules.kit.requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
 
 
 class TestSizes:

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import odds
-from rules.dice import SIZES, Die
-from rules.errors import RulesError
+from rules.kit.dice import SIZES, Die
+from rules.kit.errors import RulesError
 
 # --------------------------------------------------------------------------- references
 
@@ -779,7 +779,7 @@ def test_random_rolls_land_on_the_exact_distribution(sample):
 
 def resolved(action, request: dict, ranges: Sequence[Iterable[int]], key: Callable) -> Counter:
     """The key of `resolve(action, request, faces)` for every combination of faces."""
-    from rules.actions import resolve
+    from rules.kit.actions import resolve
 
     return Counter(
         key(resolve(action, request, list(faces))) for faces in itertools.product(*ranges)
@@ -945,8 +945,8 @@ def test_personae_resolver_agrees():
 def chains(action, request: dict, depth: int, key: Callable) -> tuple[Counter, Fraction]:
     """Resolve every face sequence of at most `depth` faces that makes a complete roll:
     (chance of each key, chance left to longer sequences)."""
-    from rules.actions import resolve
-    from rules.errors import FaceError
+    from rules.kit.actions import resolve
+    from rules.kit.errors import FaceError
 
     found: Counter = Counter()
 

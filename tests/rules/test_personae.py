@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import mechanics, personae
-from rules.actions import resolve, roll
-from rules.errors import FaceError, InvalidRequest, RulesError
+from rules.kit.actions import resolve, roll
+from rules.kit.errors import FaceError, InvalidRequest, RulesError
 
 GOAL = "Strike the cultist with my sword so he sustains injury"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rules import apidoc, mechanics
-from rules.actions import resolve
+from rules.kit.actions import resolve
 from rules.registry import SYSTEMS, get_system
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def test_rules_package_never_imports_django():
 @pytest.mark.parametrize("mechanic", mechanics.MECHANICS, ids=lambda m: m.id)
 def test_every_mechanic_is_named_by_the_code_that_implements_it(mechanic):
     code_docs = "\n".join(
-        _docstrings(p) for p in RULES_DIR.glob("*.py") if p.name != "mechanics.py"
+        _docstrings(p) for p in RULES_DIR.rglob("*.py") if p.name != "mechanics.py"
     )
     assert _mentions(code_docs, mechanic.id), f"no docstring in rules/ names {mechanic.id}"
 
@@ -102,7 +102,7 @@ def test_every_action_documents_a_working_example(action):
 
 
 def test_unknown_system_and_action_are_player_readable_errors():
-    from rules.errors import RulesError
+    from rules.kit.errors import RulesError
 
     with pytest.raises(RulesError, match="not a game system"):
         get_system("d20")

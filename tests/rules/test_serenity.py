@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules import cortex, serenity
-from rules.actions import resolve
-from rules.errors import RulesError
+from rules import serenity
+from rules.kit import cortex
+from rules.kit.actions import resolve
+from rules.kit.errors import RulesError
 
 FIGHTIN = {"die": "d8", "trait": "Fightin'", "group": "stylins"}
 FIXIN = {"die": "d10", "trait": "Fixin'", "group": "stylins"}

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import smallville
-from rules.actions import resolve
-from rules.errors import RulesError
+from rules.kit.actions import resolve
+from rules.kit.errors import RulesError
 
 JUSTICE = {"die": "d8", "trait": "Justice", "group": "values"}
 LANA = {"die": "d6", "trait": "Lana", "group": "relationships"}

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import unisystem as uni
-from rules.actions import resolve, roll
-from rules.errors import FaceError, RulesError
-from rules.faces import DrawnFaces, RecordedFaces
+from rules.kit.actions import resolve, roll
+from rules.kit.errors import FaceError, RulesError
+from rules.kit.faces import DrawnFaces, RecordedFaces
 from rules.mechanics import for_system
 
 ACTIONS = uni.ACTIONS
