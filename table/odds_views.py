@@ -30,9 +30,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from campaigns.permissions import get_campaign_for_user
-from rules import odds, serenity, smallville, unisystem
+from rules import odds, smallville, unisystem
 from rules.kit.dice import parse_die
 from rules.kit.errors import RulesError
+from rules.serenity import actions as serenity_actions
 
 from .svg import Bar, odds_chart, percent
 
@@ -339,7 +340,7 @@ def from_pool(system: str, pool, *, target: int | None = None, vs: list | None =
     """The odds of a pool builder's request (table/pool.py), against the scene's number."""
     req = pool.request or {}
     if system == "serenity":
-        built = serenity.build_pool(req, gm=False)
+        built = serenity_actions.build_pool(req, gm=False)
         return cortex_family(
             system,
             list(built.dice),

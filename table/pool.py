@@ -36,9 +36,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import cortex_slots, personae, serenity, smallville, unisystem
+from rules import cortex_slots, personae, smallville, unisystem
 from rules.kit.errors import RulesError
 from rules.registry import get_system
+from rules.serenity import actions as serenity_actions
 
 # Groups a player can click, per system (the others are the opposition's or the scene's).
 CLICKABLE: dict[str, tuple[str, ...]] = {
@@ -398,7 +399,7 @@ def _serenity(pool, chosen, by_id, data, counters, character, target, traits=())
     request = {"pool": entries, "plot_points": spend}
     if spend:
         pool.cost, pool.cost_lines = spend, [f"{spend} plot point(s) to add dice to the result"]
-    _check(pool, request, lambda r: serenity.build_pool(r, gm=False))
+    _check(pool, request, lambda r: serenity_actions.build_pool(r, gm=False))
 
 
 def _cortex(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:

@@ -806,7 +806,7 @@ def serenity_request(pool: Sequence[int], plot_points: int = 0) -> dict:
 
 
 def test_serenity_resolver_agrees():
-    """SER-2, SER-4, SER-8 (`roll`) and SER-5, SER-10 (`test`) of rules/serenity.py."""
+    """SER-2, SER-4, SER-8 (`roll`) and SER-5, SER-10 (`test`) of rules/serenity/."""
     from rules import serenity
 
     for pool, plot_points in (((8, 6), 0), ((10, 8, 4), 1), ((6, 6, 12), 0), ((6, 8, 6, 4), 0)):

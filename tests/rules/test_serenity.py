@@ -8,6 +8,7 @@ from rules import serenity
 from rules.kit import cortex
 from rules.kit.actions import resolve
 from rules.kit.errors import RulesError
+from rules.serenity.actions import awareness_pool
 
 FIGHTIN = {"die": "d8", "trait": "Fightin'", "group": "stylins"}
 FIXIN = {"die": "d10", "trait": "Fixin'", "group": "stylins"}
@@ -306,13 +307,13 @@ REFINEMENTS = [
 
 
 def test_ser11_awareness_defaults_to_finaglin():
-    assert serenity.awareness_pool(STYLINS, REFINEMENTS) == [
+    assert awareness_pool(STYLINS, REFINEMENTS) == [
         {"die": "d6", "trait": "Finaglin\u2019", "group": "stylins"}
     ]
 
 
 def test_ser11_a_fitting_refinement_rolls_with_its_own_stylin():
-    pool = serenity.awareness_pool(STYLINS, REFINEMENTS, "Mechanic")
+    pool = awareness_pool(STYLINS, REFINEMENTS, "Mechanic")
     assert pool == [
         {"die": "d8", "trait": "Fixin'", "group": "stylins"},
         {"die": "d10", "trait": "Mechanic", "group": "refinements", "parent": "Fixin'"},

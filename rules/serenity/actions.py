@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .kit import cortex, cortex_contests
-from .kit.actions import Action
-from .kit.cortex import (
+from ..kit import cortex, cortex_contests
+from ..kit.actions import Action
+from ..kit.cortex import (
     Contest,
     ContestRoll,
     ContestSide,
@@ -26,135 +26,12 @@ from .kit.cortex import (
     same_name,
     schema_field,
 )
-from .kit.dice import Die, die_name, parse_size, step_down, step_up
-from .kit.errors import InvalidRequest
-from .kit.faces import FaceSource
-from .kit.requests import MISSING, get_bool, get_int, get_list, get_str, require_mapping
-from .kit.sheet import Counter, SheetTemplate, TraitGroup
-
-NAME = "Serenity Plus"
-STRESS_TYPES = cortex.STRESS_TYPES
-FINAGLIN = "Finaglin'"
-
-# A pool's complication and stress dice are the other side's, rolled against them.
-PLAYER_GROUPS = (
-    "stylins",
-    "refinements",
-    "values",
-    "aspects",
-    "resources",
-    "assets",
-    "complications",
-    "stress",
-)
-GM_GROUPS = (*PLAYER_GROUPS, "situation")
-
-SHEET_TEMPLATE = SheetTemplate(
-    groups=(
-        TraitGroup(
-            "stylins",
-            "Stylin's",
-            "die",
-            default_die=6,
-            help="How your character does things (Fightin', Fixin', Finaglin', ...). "
-            "Every roll uses exactly one.",
-        ),
-        TraitGroup(
-            "refinements",
-            "Refinements",
-            "die",
-            default_die=6,
-            parent="stylins",
-            help="Specialities, each filed under one Stylin'; they roll only with it.",
-        ),
-        TraitGroup("values", "Values", "die", default_die=6, help="At most one per roll."),
-        TraitGroup("aspects", "Aspects", "die", default_die=6),
-        TraitGroup("resources", "Resources", "die", default_die=6),
-        TraitGroup("assets", "Assets", "die", default_die=6),
-        TraitGroup(
-            "stress",
-            "Stress",
-            "die",
-            fixed_names=STRESS_TYPES,
-            help="One die per type; past d12 the character is taken out of the scene.",
-            table_owned=True,  # SER-7, SER-10
-        ),
-        TraitGroup(
-            "complications",
-            "Complications",
-            "die",
-            default_die=6,
-            help="Made by the GM activating a 1 (SER-3); an extraordinary success can "
-            "remove or step one down (SER-10).",
-            table_owned=True,
-        ),
-    ),
-    counters=(
-        Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS, table_owned=True),
-    ),
-)
-
-DECISIONS: dict[str, list[str]] = {
-    "SER-1": [
-        "Decision: each Refinement in a pool names the Stylin' it is filed under, and it "
-        "must be the Stylin' being rolled.",
-        "Decision: a pool may also hold the other side's Complication and Stress dice when "
-        "they hinder that side (the benefits of SER-10 refer to such dice); a stress die "
-        "names its type.",
-        "Decision: the GM's pool (a situation, an opposing crew, a GM character) is "
-        "free-form: any of these dice plus Situation dice, with no Stylin' required.",
-        "Decision: a roll may say what it is for (its goal, as a contest's sides do in "
-        "SER-6); the card shows it, and it changes nothing in the resolution.",
-    ],
-    "SER-3": [
-        "Decision: activating a complication with the name of one the character already has "
-        "steps that one up; a d12 complication cannot step up, so the GM names a new one.",
-    ],
-    "SER-4": [
-        "Decision: a botch (no die above 1) has a d4 effect die.",
-    ],
-    "SER-6": [
-        "Decision: the first roll of a contest sets the mark, whatever it is; from then on "
-        "each roll must strictly beat the other side's last result.",
-        "Decision: only the side whose turn it is can give in, instead of rolling.",
-        "Decision: a side may restate its goal with each roll.",
-    ],
-    "SER-7": [
-        "Decision: the seed names no stress types; as its contests follow Smallville's, "
-        "Serenity Plus uses Smallville's five: Afraid, Angry, Exhausted, Injured, Insecure.",
-        "Decision: a character taken out keeps a d12 of that stress type.",
-    ],
-    "SER-8": [
-        "Decision: plot points named with the roll that find no die above 1 left to add are "
-        "not spent. Plot points may also be spent after seeing the dice: the same recorded "
-        "faces are resolved again with more plot points.",
-    ],
-    "SER-9": [
-        "Decision: a challenged d4 Value steps down to nothing: it is removed after the roll.",
-    ],
-    "SER-10": [
-        "Decision: in a contest, as the seed says, the extraordinary success is scored when "
-        "the other side fails to beat your result by 5 or more; it comes with the stress.",
-        "Decision: in a test the GM's character scores one by beating the player by 5 or more.",
-        "Decision: a test inflicts no stress, so stepping up a stress die is offered only in "
-        "contests; dice already at d12 are never offered a step up.",
-        "Decision: a session Asset lasts from its promotion until the GM starts a new "
-        "session, whatever scenes end meanwhile, and keeps its die; a new session lists the "
-        "ones that expired.",
-        "Decision: an Asset named for promotion that the table keeps for no scene (Serenity "
-        "Plus makes scene Assets up in play) becomes a d6 session Asset, the size of a new "
-        "Asset; an Asset on the winner's sheet already outlasts a session, so it cannot be "
-        "promoted.",
-        "Decision: a scene or session Asset may go in any character's pool where it applies; "
-        "its die is the one the table keeps, and stepping up an Asset used in the roll steps "
-        "that die up.",
-    ],
-    "SER-11": [
-        "Decision: whoever builds the pool names the fitting Refinement, if any; the pool "
-        "builder then suggests it with its own Stylin', otherwise Finaglin' alone.",
-    ],
-}
-
+from ..kit.dice import Die, die_name, parse_size, step_down, step_up
+from ..kit.errors import InvalidRequest
+from ..kit.faces import FaceSource
+from ..kit.requests import MISSING, get_bool, get_int, get_list, get_str, require_mapping
+from .mechanics import NAME
+from .sheet import FINAGLIN, GM_GROUPS, PLAYER_GROUPS, STRESS_TYPES
 
 # ---------------------------------------------------------------------------
 # The pool (SER-1, SER-9)
