@@ -30,10 +30,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from campaigns.permissions import get_campaign_for_user
-from rules import odds, smallville, unisystem
+from rules import odds, unisystem
 from rules.kit.dice import parse_die
 from rules.kit.errors import RulesError
 from rules.serenity import actions as serenity_actions
+from rules.smallville import actions as smallville_actions
 
 from .svg import Bar, odds_chart, percent
 
@@ -350,7 +351,7 @@ def from_pool(system: str, pool, *, target: int | None = None, vs: list | None =
             title=_title(built.dice),
         )
     if system == "smallville":
-        built = smallville.build_pool(req, watchtower=False)
+        built = smallville_actions.build_pool(req, watchtower=False)
         return cortex_family(
             system,
             list(built.main),

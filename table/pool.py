@@ -36,10 +36,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import cortex_slots, personae, smallville, unisystem
+from rules import cortex_slots, personae, unisystem
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 from rules.serenity import actions as serenity_actions
+from rules.smallville import actions as smallville_actions
+from rules.smallville import sheet as smallville_sheet
 
 # Groups a player can click, per system (the others are the opposition's or the scene's).
 CLICKABLE: dict[str, tuple[str, ...]] = {
@@ -426,7 +428,7 @@ def _smallville(pool, chosen, by_id, data, counters, character, target, traits=(
     heritage_roll = _flag(data, "heritage_roll")
     main, side = [], []
     for t in chosen:
-        if t.group in smallville.SIDE_GROUPS:
+        if t.group in smallville_sheet.SIDE_GROUPS:
             side.append({**_entry(t), "on_sheet": True, "used": False})
             continue
         entry = _entry(t)
@@ -448,7 +450,7 @@ def _smallville(pool, chosen, by_id, data, counters, character, target, traits=(
                 c.note = "Heritage: only on a roll about it"
                 if not heritage_roll:
                     c.disabled = not c.selected
-    built = _check(pool, request, lambda r: smallville.build_pool(r, watchtower=False))
+    built = _check(pool, request, lambda r: smallville_actions.build_pool(r, watchtower=False))
     if built is not None:
         lines = [f"{c['trait'] or c['die']}: {c['why']}" for c in built.costs if c["plot_points"]]
         pool.cost = built.dice_cost + spend

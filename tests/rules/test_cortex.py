@@ -24,6 +24,7 @@ from rules.kit.actions import resolve, roll
 from rules.kit.cortex import Contest, ContestRoll, ContestSide, contest_json, result_and_effect
 from rules.kit.dice import SIZES, Die
 from rules.kit.errors import RulesError
+from rules.smallville import sheet as smallville_sheet
 
 SYSTEMS = {"serenity": serenity, "smallville": smallville}
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -372,7 +373,7 @@ def smallville_pool(rng: Random, *, watchtower: bool = False) -> dict:
         pool.append(
             {
                 "die": die(),
-                "trait": rng.choice(smallville.VALUES),
+                "trait": rng.choice(smallville_sheet.VALUES),
                 "group": "values",
                 "challenged": rng.random() < 0.2,
             }

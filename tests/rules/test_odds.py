@@ -840,7 +840,7 @@ def test_serenity_resolver_agrees():
 
 
 def test_smallville_resolver_agrees():
-    """SMV-7, SMV-8, SMV-9 (`roll`) of rules/smallville.py."""
+    """SMV-7, SMV-8, SMV-9 (`roll`) of rules/smallville/."""
     from rules import smallville
 
     for main, side, plot_points in (((8, 6), (6,), 0), ((10, 4, 6), (4, 8), 1), ((4, 4), (), 0)):

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from rules import smallville
 from rules.kit.actions import resolve
 from rules.kit.errors import RulesError
+from rules.smallville.sheet import VALUES
 
 JUSTICE = {"die": "d8", "trait": "Justice", "group": "values"}
 LANA = {"die": "d6", "trait": "Lana", "group": "relationships"}
@@ -325,7 +326,7 @@ def test_sheet_template_has_the_seed_groups():
         "extras",
         "stress",
     ]
-    assert template.group("values").fixed_names == smallville.VALUES
+    assert template.group("values").fixed_names == VALUES
     assert template.group("distinctions").flags == ("heritage",)
     assert template.group("limits").link_group == "abilities"
     assert smallville.NAME == "Smallville"

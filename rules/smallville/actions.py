@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .kit import cortex, cortex_contests
-from .kit.actions import Action
-from .kit.cortex import (
+from ..kit import cortex, cortex_contests
+from ..kit.actions import Action
+from ..kit.cortex import (
     Contest,
     ContestRoll,
     ContestSide,
@@ -25,142 +25,15 @@ from .kit.cortex import (
     parse_entries,
     schema_field,
 )
-from .kit.dice import MAX_POOL, Die, die_name, parse_size, step_down, step_up
-from .kit.errors import InvalidRequest
-from .kit.faces import FaceSource
-from .kit.requests import get_bool, get_choice, get_int, get_list, get_str
-from .kit.sheet import Counter, SheetTemplate, TraitGroup
+from ..kit.dice import MAX_POOL, Die, die_name, parse_size, step_down, step_up
+from ..kit.errors import InvalidRequest
+from ..kit.faces import FaceSource
+from ..kit.requests import get_bool, get_choice, get_int, get_list, get_str
+from .mechanics import NAME
+from .sheet import ALL_GROUPS, MAIN_GROUPS, SIDE_GROUPS, STRESS_TYPES, WATCHTOWER_GROUPS
 
-NAME = "Smallville"
-VALUES = ("Duty", "Glory", "Justice", "Love", "Power", "Truth")
-STRESS_TYPES = cortex.STRESS_TYPES
 USEFUL_DETAIL_DIE = 6
 TROUBLE_DIE = 6
-
-# Stress dice are anybody's (usually the opponent's); limits are the opponent's.
-MAIN_GROUPS = (
-    "values",
-    "relationships",
-    "abilities",
-    "distinctions",
-    "stress",
-    "limits",
-    "useful_details",
-)
-WATCHTOWER_GROUPS = (*MAIN_GROUPS, "situation")
-SIDE_GROUPS = ("locations", "extras")
-ALL_GROUPS = (*WATCHTOWER_GROUPS, *SIDE_GROUPS)
-
-SHEET_TEMPLATE = SheetTemplate(
-    groups=(
-        TraitGroup(
-            "values",
-            "Values",
-            "die",
-            default_die=4,
-            fixed_names=VALUES,
-            help="Every roll uses one Value for free.",
-        ),
-        TraitGroup(
-            "relationships",
-            "Relationships",
-            "die",
-            default_die=6,
-            help="Every roll uses one Relationship for free; more cost 1 plot point each.",
-        ),
-        TraitGroup("abilities", "Abilities", "die", default_die=6),
-        TraitGroup(
-            "distinctions",
-            "Distinctions",
-            "die",
-            default_die=6,
-            flags=("heritage",),
-            help="Mark a Heritage: it rolls only when the roll is about that Heritage.",
-        ),
-        TraitGroup(
-            "limits",
-            "Limits",
-            "die",
-            default_die=6,
-            link_group="abilities",
-            help="Each Limit is linked to one Ability, which it can Shut Down.",
-        ),
-        TraitGroup("locations", "Locations", "die", default_die=6, help="Resources: side pool."),
-        TraitGroup("extras", "Extras", "die", default_die=6, help="Resources: side pool."),
-        TraitGroup(
-            "stress",
-            "Stress",
-            "die",
-            fixed_names=STRESS_TYPES,
-            help="One die per type; past d12 the character is stressed out.",
-            table_owned=True,  # SMV-10
-        ),
-    ),
-    counters=(
-        Counter("plot_points", "Plot points", maximum=cortex.MAX_PLOT_POINTS, table_owned=True),
-    ),
-)
-
-DECISIONS: dict[str, list[str]] = {
-    "SMV-1": [
-        "Decision: the sheet's Values are Smallville's six: Duty, Glory, Justice, Love, "
-        "Power and Truth.",
-        "Decision: the Watchtower's pools need no Value or Relationship (she often rolls a "
-        "situation) and may hold Situation dice; every other die costs her what it costs "
-        "a player.",
-    ],
-    "SMV-2": [
-        "Decision: only the Value and the first Relationship, the ones the conflict is about, "
-        "can be challenged; a further Relationship costs 1 plot point for one die.",
-        "Decision: a challenged d4 steps down to nothing: it is removed when the conflict ends.",
-    ],
-    "SMV-4": [
-        "Decision: a stress die in a pool names its stress type.",
-        "Decision: 'anyone' is anyone but the roller: a character's own stress (or own "
-        "Limit, SMV-5) never joins their own pool. A player's stress die names whose it is, "
-        "and its size is the one that character holds.",
-    ],
-    "SMV-5": [
-        "Decision: one opponent Limit per roll; its entry names the linked Ability, so the "
-        "roll can offer the Shut Down.",
-    ],
-    "SMV-6": [
-        "Decision: a player's Useful Detail is always a d6. A die the Watchtower takes out of "
-        "the Trouble Pool replaces both the d6 and the plot point.",
-        "Decision: a Useful Detail reused in its scene is marked as reused and is free.",
-    ],
-    "SMV-7": [
-        "Decision: Resources are two sheet groups, Locations and Extras. A side die that "
-        "rolls 1 adds nothing (a 1 never counts) and is not a complication.",
-        "Decision: the outcome lists the sheet's Resources the roll used, so the sheet can "
-        "mark them used for the session.",
-        "Decision: a Resource 'not on your sheet' is another character's Location or Extra, "
-        "named with its holder and rolled at the die on their sheet, for 1 plot point; a "
-        "player cannot bring in a Resource no sheet holds (the Watchtower can).",
-        "Decision: a session runs from one 'Start a new session' the GM marks at the "
-        "table to the next; Resources marked used are free again from that mark, and voiding "
-        "the roll that used one frees it.",
-    ],
-    "SMV-8": [
-        "Decision: the effect die comes from the main pool only; side dice add to the "
-        "result but never give the effect.",
-        "Decision: plot points named with the roll that find no main die above 1 left to add "
-        "are not spent.",
-    ],
-    "SMV-9": [
-        "Decision: a roll whose main dice all show 1 fails outright with result 0, whatever "
-        "the side pool shows.",
-        "Decision: when the Watchtower pays for several 1s of one roll, the first adds a d6 "
-        "and each further 1 steps that die up; past d12 the next 1 starts a new d6.",
-        "Decision: for each 1 the Watchtower rolls, the player removes the Trouble Pool die "
-        "they name (of that size or smaller), or else the largest such die.",
-    ],
-    "SMV-10": [
-        "Decision: a test against the Watchtower works as SER-5: the player must roll "
-        "strictly higher, a tie fails.",
-        "Decision: Smallville has no extraordinary successes (SER-10 is Serenity Plus's).",
-    ],
-}
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,24 @@
+"""Smallville (seed 002): free and paid dice, a side pool of Resources, the Trouble Pool.
+
+Everything about the game is declared in this package: its mechanics and rules
+IDs (`mechanics`), its sheet (`sheet`), its actions (`actions`) and the app's
+readings of the rules (`decisions`). The registry reads the names below.
+"""
+
+from .actions import ACTIONS, GAME
+from .decisions import DECISIONS
+from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
+from .sheet import SHEET_TEMPLATE, STRESS_TYPES
+
+__all__ = [
+    "ACTIONS",
+    "DECISIONS",
+    "GAME",
+    "MECHANICS",
+    "NAME",
+    "PREFIX",
+    "SHEET_TEMPLATE",
+    "SLUG",
+    "SOURCE",
+    "STRESS_TYPES",
+]
