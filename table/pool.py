@@ -36,7 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import cortex_slots, personae, unisystem
+from rules import personae, unisystem
+from rules.cortex_slots import rolls as cortex_slots_rolls
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 from rules.serenity import actions as serenity_actions
@@ -418,7 +419,7 @@ def _cortex(pool, chosen, by_id, data, counters, character, target, traits=()) -
         pool.cost, pool.cost_lines = 1, ["1 plot point for the Big Hero Die (CTX-6)"]
     if target is not None:
         request["difficulty"] = target
-    _check(pool, request, lambda r: cortex_slots.parse_player_pool(r["pool"]))
+    _check(pool, request, lambda r: cortex_slots_rolls.parse_player_pool(r["pool"]))
     if pool.options["big_hero"] and held < 1:
         pool.errors.append("The Big Hero Die costs 1 plot point, and none is left.")
 

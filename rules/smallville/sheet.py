@@ -8,7 +8,6 @@ from ..kit.sheet import Counter, SheetTemplate, TraitGroup
 VALUES = ("Duty", "Glory", "Justice", "Love", "Power", "Truth")
 STRESS_TYPES = cortex.STRESS_TYPES
 
-
 # Stress dice are anybody's (usually the opponent's); limits are the opponent's.
 MAIN_GROUPS = (
     "values",

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import ast
-import inspect
 import itertools
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import cortex_slots, mechanics
-from rules.cortex_slots import RolledDie, Split, _placed, best_split, tally
+from rules.cortex_slots.rolls import SPEND_KINDS, RolledDie, Split, _placed, best_split, tally
+from rules.cortex_slots.sheet import NPC_KINDS, ROLLER_KINDS
 from rules.kit.actions import resolve, roll
 from rules.kit.dice import Die
 from rules.kit.errors import InvalidDie, RulesError
@@ -578,9 +579,11 @@ def test_decisions_name_ctx_mechanics_and_read_as_decisions():
 
 
 def test_every_ctx_mechanic_is_named_by_the_code_and_by_a_test():
-    tree = ast.parse(inspect.getsource(cortex_slots))
+    package = Path(cortex_slots.__file__).parent
+    trees = [ast.parse(p.read_text()) for p in package.glob("*.py") if p.name != "mechanics.py"]
     docstrings = " ".join(
         ast.get_docstring(node) or ""
+        for tree in trees
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Module)
     )
@@ -620,7 +623,7 @@ def random_roll_request(rng: random.Random) -> dict:
         for i in range(rng.randint(0, 3))
     ]
     rng.shuffle(pool)
-    request: dict = {"pool": pool, "roller_kind": rng.choice(cortex_slots.ROLLER_KINDS)}
+    request: dict = {"pool": pool, "roller_kind": rng.choice(ROLLER_KINDS)}
     if request["roller_kind"] == "pc" and rng.random() < 0.3:
         request.update(big_hero=rng.choice(SIZE_NAMES), plot_points=rng.randint(1, 5))
     chance = rng.random()
@@ -628,7 +631,7 @@ def random_roll_request(rng: random.Random) -> dict:
         request["difficulty"] = rng.randint(0, 30)
     elif chance < 0.7:
         request["difficulty_pool"] = [rng.choice(SIZE_NAMES) for _ in range(rng.randint(1, 4))]
-        request["difficulty_kind"] = rng.choice(cortex_slots.ROLLER_KINDS)
+        request["difficulty_kind"] = rng.choice(ROLLER_KINDS)
     if rng.random() < 0.3:
         total_a, total_b, effect = rng.sample(range(len(pool)), 3)
         request["split"] = {"total": [total_a, total_b], "effect": effect}
@@ -639,7 +642,7 @@ def random_roll_request(rng: random.Random) -> dict:
 
 def random_gm_request(rng: random.Random) -> dict:
     pool = [random_die(rng, "difficulty", "", True) for _ in range(rng.randint(1, 5))]
-    return {"pool": pool, "roller_kind": rng.choice(cortex_slots.NPC_KINDS)}
+    return {"pool": pool, "roller_kind": rng.choice(NPC_KINDS)}
 
 
 def random_follow_up(rng: random.Random) -> tuple[str, dict]:
@@ -666,7 +669,7 @@ def random_follow_up(rng: random.Random) -> tuple[str, dict]:
         }
     if kind == "spend_plot_point":
         return kind, {
-            "kind": rng.choice(list(cortex_slots.SPEND_KINDS)),
+            "kind": rng.choice(list(SPEND_KINDS)),
             "plot_points": points,
             "description": "A door slams",
             "target": "difficulty",

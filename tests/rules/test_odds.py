@@ -874,7 +874,7 @@ def slots_request(entries: Sequence[str], **extra: object) -> dict:
 
 
 def test_cortex_slots_resolver_agrees():
-    """CTX-2, CTX-4, CTX-6, CTX-8 (`roll`, `gm_pool`) of rules/cortex_slots.py."""
+    """CTX-2, CTX-4, CTX-6, CTX-8 (`roll`, `gm_pool`) of rules/cortex_slots/."""
     from rules import cortex_slots
 
     for entries, difficulty in ((("d4", "d6", "d12+d4"), 9), (("d4", "d4", "d4", "d6"), 5)):
