@@ -36,9 +36,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import personae, unisystem
+from rules import unisystem
 from rules.cortex_slots import rolls as cortex_slots_rolls
 from rules.kit.errors import RulesError
+from rules.personae import reading as personae_reading
 from rules.registry import get_system
 from rules.serenity import actions as serenity_actions
 from rules.smallville import actions as smallville_actions
@@ -493,7 +494,7 @@ def _personae(pool, chosen, by_id, data, counters, character, target, traits=())
     skill = next((t for t in chosen if t.group == "skills"), None)
     attribute = next((t for t in chosen if t.group == "attributes"), None)
     modifiers = _int(data, "modifiers", 0, -20, 20) or 0
-    goal = str(data.get("goal", "") or "").strip()[: personae.MAX_GOAL]
+    goal = str(data.get("goal", "") or "").strip()[: personae_reading.MAX_GOAL]
     secret = False
     if _from_table(pool):
         # PER-1: bonus dice are granted by the GM and the number to beat is the GM's.

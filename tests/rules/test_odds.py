@@ -911,7 +911,7 @@ def test_cortex_slots_resolver_agrees():
 
 
 def test_personae_resolver_agrees():
-    """PER-1 … PER-5 (`challenge`, before assistants) of rules/personae.py."""
+    """PER-1 … PER-5 (`challenge`, before assistants) of rules/personae/."""
     from rules import personae
 
     bank = {"potential_threshold": 2, "criticals": 0}

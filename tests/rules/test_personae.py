@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +17,26 @@ from hypothesis import strategies as st
 from rules import mechanics, personae
 from rules.kit.actions import resolve, roll
 from rules.kit.errors import FaceError, InvalidRequest, RulesError
+from rules.personae.actions import (
+    ASSIST,
+    CHALLENGE,
+    CONCERTED_EFFORT,
+    EXTEND_CHALLENGE,
+    GIVE_CRITICAL,
+    SPEND_CRITICAL,
+)
+from rules.personae.challenges import compare_pools, concerted_dice_cap
+from rules.personae.reading import (
+    BANK_FIELDS,
+    CRITICAL_TIMINGS,
+    CRITICAL_USES,
+    GRADES,
+    MAX_BONUS_DICE,
+    MAX_DIFFICULTY,
+    OPPOSITION_FIELDS,
+    PLAN_FIELDS,
+    SIDE_FIELDS,
+)
 
 GOAL = "Strike the cultist with my sword so he sustains injury"
 
@@ -43,7 +65,7 @@ def challenge(
         }
     else:
         request["difficulty"] = difficulty
-    return resolve(personae.CHALLENGE, request, [*actor_faces, *(reactor_faces or [])])
+    return resolve(CHALLENGE, request, [*actor_faces, *(reactor_faces or [])])
 
 
 def concerted(coordinator_faces, reactor_faces, **changes):
@@ -57,7 +79,7 @@ def concerted(coordinator_faces, reactor_faces, **changes):
         "goal": "Drive the cultists back",
         **changes,
     }
-    return resolve(personae.CONCERTED_EFFORT, request, [*coordinator_faces, *reactor_faces])
+    return resolve(CONCERTED_EFFORT, request, [*coordinator_faces, *reactor_faces])
 
 
 def roles(outcome, side):
@@ -102,12 +124,12 @@ def test_per1_bonus_dice_add_to_the_skill_and_a_zero_skill_still_rolls_one_die()
         "difficulty": 5,
         "goal": GOAL,
     }
-    assert len(resolve(personae.CHALLENGE, request, [1, 2, 3])["dice"]) == 3
+    assert len(resolve(CHALLENGE, request, [1, 2, 3])["dice"]) == 3
     request["actor"] |= {"skill": 0, "bonus_dice": 0}
-    outcome = resolve(personae.CHALLENGE, request, [4])
+    outcome = resolve(CHALLENGE, request, [4])
     assert outcome["actor"]["dice"] == 1
     with pytest.raises(FaceError):
-        resolve(personae.CHALLENGE, request, [4, 4])
+        resolve(CHALLENGE, request, [4, 4])
 
 
 def test_per1_fixed_number_is_beaten_by_a_higher_total():
@@ -196,13 +218,13 @@ def test_per2_both_out_of_dice_together_leave_the_tie_unbroken():
 
 
 def test_per2_compare_pools_on_totals():
-    showdown = personae.compare_pools([12, 9, 4], [12, 9])
+    showdown = compare_pools([12, 9, 4], [12, 9])
     assert (showdown.winner, showdown.decided_by, showdown.actor_used) == (
         "actor",
         "out_of_dice",
         3,
     )
-    assert personae.compare_pools([12], [12]).winner is None
+    assert compare_pools([12], [12]).winner is None
 
 
 # --- PER-3 Clear and glancing success --------------------------------------------------------
@@ -407,7 +429,7 @@ def test_per6_critical_spent_before_rolling_succeeds_without_dice():
         "goal": GOAL,
         "spend_critical": "before_roll",
     }
-    outcome = resolve(personae.CHALLENGE, request, [])
+    outcome = resolve(CHALLENGE, request, [])
     assert outcome["result"] == "clear"
     assert outcome["dice"] == []
     assert outcome["decided_by"] == "automatic_success"
@@ -416,7 +438,7 @@ def test_per6_critical_spent_before_rolling_succeeds_without_dice():
     assert outcome["success"] is True and outcome["development_marked"] is False
     assert "not marked toward development" in outcome["explanation"]
     with pytest.raises(FaceError):
-        resolve(personae.CHALLENGE, request, [5])
+        resolve(CHALLENGE, request, [5])
 
 
 def test_per3_per6_an_automatic_success_is_not_marked_even_with_assistants():
@@ -449,27 +471,27 @@ def test_per6_spending_needs_a_banked_critical():
 
 def test_per6_spend_critical_action_before_rolling_and_after_ties():
     base = {"name": "Mara", "potential_threshold": 3, "criticals": 2}
-    automatic = resolve(personae.SPEND_CRITICAL, base | {"use": "automatic_success"})
+    automatic = resolve(SPEND_CRITICAL, base | {"use": "automatic_success"})
     assert (automatic["result"], automatic["criticals"]["after"]) == ("clear", 1)
     assert automatic["development_marked"] is False
-    steered = resolve(personae.SPEND_CRITICAL, base | {"use": "steer_failure", "result": "failure"})
+    steered = resolve(SPEND_CRITICAL, base | {"use": "steer_failure", "result": "failure"})
     assert steered["result"] == "glancing"
     assert steered["headline"] == "Glancing success — steered by a critical"
     with pytest.raises(InvalidRequest, match="only a failure can be steered"):
-        resolve(personae.SPEND_CRITICAL, base | {"use": "steer_failure", "result": "glancing"})
-    trait = resolve(personae.SPEND_CRITICAL, base | {"use": "trait_or_benefit", "note": "Riposte"})
+        resolve(SPEND_CRITICAL, base | {"use": "steer_failure", "result": "glancing"})
+    trait = resolve(SPEND_CRITICAL, base | {"use": "trait_or_benefit", "note": "Riposte"})
     assert trait["result"] is None and trait["note"] == "Riposte"
     with pytest.raises(InvalidRequest, match="say what the critical is spent on"):
-        resolve(personae.SPEND_CRITICAL, base | {"use": "trait_or_benefit"})
+        resolve(SPEND_CRITICAL, base | {"use": "trait_or_benefit"})
     with pytest.raises(InvalidRequest, match="no criticals banked"):
-        resolve(personae.SPEND_CRITICAL, base | {"criticals": 0, "use": "automatic_success"})
+        resolve(SPEND_CRITICAL, base | {"criticals": 0, "use": "automatic_success"})
     with pytest.raises(FaceError):
-        resolve(personae.SPEND_CRITICAL, base | {"use": "automatic_success"}, [3])
+        resolve(SPEND_CRITICAL, base | {"use": "automatic_success"}, [3])
 
 
 def test_per6_give_critical_moves_criticals_between_banks():
     outcome = resolve(
-        personae.GIVE_CRITICAL,
+        GIVE_CRITICAL,
         {
             "giver": {"name": "Mara", "potential_threshold": 3, "criticals": 3},
             "receiver": {"name": "Bo", "potential_threshold": 4, "criticals": 1},
@@ -506,12 +528,12 @@ def test_per6_decision_give_critical_respects_banks_and_the_receivers_limit(
         "count": 2,
     }
     with pytest.raises(InvalidRequest, match=message):
-        resolve(personae.GIVE_CRITICAL, request)
+        resolve(GIVE_CRITICAL, request)
 
 
 def test_per6_gifts_go_past_the_threshold_and_up_to_the_receivers_bank_limit():
     outcome = resolve(
-        personae.GIVE_CRITICAL,
+        GIVE_CRITICAL,
         {
             "giver": {"name": "Mara", "potential_threshold": 2, "criticals": 6},
             "receiver": {"name": "Bo", "potential_threshold": 2, "criticals": 2, "bank_limit": 6},
@@ -535,12 +557,12 @@ def test_per6_a_character_holding_more_than_the_threshold_or_limit_is_never_refu
     spent = challenge([3], [5], actor=actor, spend_critical="if_failed")
     assert spent["result"] == "glancing" and spent["criticals"]["after"] == 5
     spend = resolve(
-        personae.SPEND_CRITICAL,
+        SPEND_CRITICAL,
         {**actor, "use": "trait_or_benefit", "note": "Riposte"},
     )
     assert spend["criticals"]["after"] == 5
     gift = resolve(
-        personae.GIVE_CRITICAL,
+        GIVE_CRITICAL,
         {
             "giver": {"name": "Mara", **actor},
             "receiver": {"name": "Bo", **actor, "criticals": 0},
@@ -579,7 +601,7 @@ def test_per7_decision_assistants_steer_before_a_kept_critical_is_needed():
 
 def test_per7_assist_action_steers_a_logged_result():
     outcome = resolve(
-        personae.ASSIST, {"primary_actor": "Mara", "assistants": ["Bo", "Cy"], "result": "glancing"}
+        ASSIST, {"primary_actor": "Mara", "assistants": ["Bo", "Cy"], "result": "glancing"}
     )
     assert outcome["result"] == "clear"
     assert outcome["result_before"] == "glancing"
@@ -594,7 +616,7 @@ def test_per7_assist_action_steers_a_logged_result():
 def test_per7_decision_assistants_are_named_once_and_not_the_primary_actor(assistants):
     with pytest.raises(InvalidRequest):
         resolve(
-            personae.ASSIST,
+            ASSIST,
             {"primary_actor": "Mara", "assistants": assistants, "result": "failure"},
         )
 
@@ -617,8 +639,8 @@ def test_per8_decision_pool_is_capped_at_the_rounded_down_average_threshold_plus
         "Mara coordinates Bo and Cy: 6 dice pooled, capped at 5 (the group's average Potential "
         "Threshold, rounded down, + 2)."
     )
-    assert personae.concerted_dice_cap([3, 3, 4]) == 5
-    assert personae.concerted_dice_cap([4, 5]) == 6
+    assert concerted_dice_cap([3, 3, 4]) == 5
+    assert concerted_dice_cap([4, 5]) == 6
 
 
 def test_per8_coordinators_attribute_is_added_and_a_hit_lands_per_participant():
@@ -682,15 +704,15 @@ def test_per9_a_challenge_needs_a_goal(goal):
 
 
 def test_per9_extend_challenge_after_the_outcome():
-    outcome = resolve(personae.EXTEND_CHALLENGE, personae.EXTEND_CHALLENGE.example)
+    outcome = resolve(EXTEND_CHALLENGE, EXTEND_CHALLENGE.example)
     assert outcome["headline"] == "Challenge extended"
     assert outcome["next_goal"].startswith("Talk him down")
-    over = resolve(personae.EXTEND_CHALLENGE, {"goal": GOAL, "extended": False})
+    over = resolve(EXTEND_CHALLENGE, {"goal": GOAL, "extended": False})
     assert (over["headline"], over["next_goal"]) == ("Challenge over", None)
     with pytest.raises(InvalidRequest, match="state the goal the challenge is extended toward"):
-        resolve(personae.EXTEND_CHALLENGE, {"goal": GOAL, "extended": True})
+        resolve(EXTEND_CHALLENGE, {"goal": GOAL, "extended": True})
     with pytest.raises(InvalidRequest, match="say whether"):
-        resolve(personae.EXTEND_CHALLENGE, {"goal": GOAL})
+        resolve(EXTEND_CHALLENGE, {"goal": GOAL})
 
 
 # --- Validation -------------------------------------------------------------------------------
@@ -711,9 +733,9 @@ def test_per9_extend_challenge_after_the_outcome():
     ],
 )
 def test_per1_invalid_requests_are_refused_with_a_readable_message(change, message):
-    request = copy.deepcopy(personae.CHALLENGE.example) | change
+    request = copy.deepcopy(CHALLENGE.example) | change
     with pytest.raises(InvalidRequest, match=message):
-        resolve(personae.CHALLENGE, request, list(personae.CHALLENGE.example_faces))
+        resolve(CHALLENGE, request, list(CHALLENGE.example_faces))
 
 
 def test_every_action_example_resolves_with_its_example_faces():
@@ -722,9 +744,9 @@ def test_every_action_example_resolves_with_its_example_faces():
         assert outcome["headline"] and outcome["explanation"]
         assert action.schema and set(action.example) <= set(action.schema)
         assert_plain_json(outcome)
-    assert resolve(personae.CHALLENGE, personae.CHALLENGE.example, [10, 3, 10, 8, 6])[
-        "headline"
-    ] == ("Clear success — 2 criticals banked")
+    assert resolve(CHALLENGE, CHALLENGE.example, [10, 3, 10, 8, 6])["headline"] == (
+        "Clear success — 2 criticals banked"
+    )
 
 
 def test_sheet_template_and_decisions_cover_the_personae_mechanics():
@@ -740,9 +762,16 @@ def test_sheet_template_and_decisions_cover_the_personae_mechanics():
 
 
 def test_every_personae_mechanic_is_named_in_code_and_in_a_test():
+    package = Path(personae.__file__).parent
+    modules = [
+        importlib.import_module(f"rules.personae.{path.stem}")
+        for path in package.glob("*.py")
+        if path.stem != "mechanics"
+    ]
     code_docs = " ".join(
         inspect.getdoc(obj) or ""
-        for obj in [personae, *vars(personae).values()]
+        for module in modules
+        for obj in [module, *vars(module).values()]
         if inspect.isfunction(obj) or inspect.isclass(obj) or inspect.ismodule(obj)
     )
     test_names = " ".join(
@@ -966,7 +995,7 @@ def rolled_challenges(draw):
 def test_per4_actor_with_a_nat_ten_never_fails_outright_unless_the_reactor_rolled_one(case, data):
     request, actor_faces, reactor_faces = case
     actor_faces[data.draw(st.integers(0, len(actor_faces) - 1))] = 10
-    outcome = resolve(personae.CHALLENGE, request, actor_faces + reactor_faces)
+    outcome = resolve(CHALLENGE, request, actor_faces + reactor_faces)
     if 10 not in reactor_faces:
         assert outcome["dice_result"] != "failure"
         assert outcome["result"] != "failure"
@@ -976,9 +1005,9 @@ def test_per4_actor_with_a_nat_ten_never_fails_outright_unless_the_reactor_rolle
 @given(rolled_challenges())
 def test_per3_per4_per6_per7_outcome_invariants(case):
     request, actor_faces, reactor_faces = case
-    outcome = resolve(personae.CHALLENGE, request, actor_faces + reactor_faces)
+    outcome = resolve(CHALLENGE, request, actor_faces + reactor_faces)
     criticals = outcome["criticals"]
-    grades = personae.GRADES
+    grades = GRADES
     assert (
         0
         <= criticals["banked"]
@@ -1002,10 +1031,10 @@ def test_per3_per4_per6_per7_outcome_invariants(case):
 JSON_KEYS = st.sampled_from(
     sorted(
         {
-            *personae.SIDE_FIELDS,
-            *personae.BANK_FIELDS,
-            *personae.PLAN_FIELDS,
-            *personae.OPPOSITION_FIELDS,
+            *SIDE_FIELDS,
+            *BANK_FIELDS,
+            *PLAN_FIELDS,
+            *OPPOSITION_FIELDS,
             *(key for action in personae.ACTIONS.values() for key in action.schema),
             "rating",
         }
@@ -1016,7 +1045,7 @@ PLAUSIBLE = (
     | st.booleans()
     | st.integers(-2, 12)
     | st.sampled_from(["Mara", "bo", " ", "", "failure", "glancing", "clear", "before_roll", "d10"])
-    | st.sampled_from(personae.CRITICAL_USES + personae.CRITICAL_TIMINGS)
+    | st.sampled_from(CRITICAL_USES + CRITICAL_TIMINGS)
 )
 JSON_SCALARS = PLAUSIBLE | st.integers() | st.floats(allow_nan=True) | st.text(max_size=12)
 JSON_VALUES = st.recursive(
@@ -1029,7 +1058,7 @@ JSON_VALUES = st.recursive(
 FACE_LISTS = st.lists(st.integers(1, 10), max_size=30) | st.lists(JSON_SCALARS, max_size=12)
 
 NAMES = ["Mara", "Bo", "Cy", "Dee", "Eve"]
-GRADES = list(personae.GRADES)
+GRADES = list(GRADES)
 
 
 def random_side(rng, name, *, banks):
@@ -1066,7 +1095,7 @@ def random_rolled_request(rng, action):
     else:
         request["difficulty"] = rng.randint(1, 25)
     helpers = rng.sample(NAMES[1:], rng.randint(0, 4))
-    if action is personae.CONCERTED_EFFORT:
+    if action is CONCERTED_EFFORT:
         cut = rng.randint(1, len(helpers)) if helpers else 0
         request["coordinator"] = actor
         request["contributors"] = [
@@ -1084,7 +1113,7 @@ def random_rolled_request(rng, action):
 
 
 def random_spend(rng, action):
-    request = random_bank_holder(rng, "Mara", least=1) | {"use": rng.choice(personae.CRITICAL_USES)}
+    request = random_bank_holder(rng, "Mara", least=1) | {"use": rng.choice(CRITICAL_USES)}
     if request["use"] == "steer_failure":
         request["result"] = "failure"
     if request["use"] == "trait_or_benefit" or rng.random() < 0.3:
@@ -1118,10 +1147,10 @@ def random_extension(rng, action):
 
 def random_grant(rng, action):
     """PER-1: bonus dice the GM grants; 0 withdraws an earlier grant."""
-    dice = rng.randint(0, personae.MAX_BONUS_DICE)
+    dice = rng.randint(0, MAX_BONUS_DICE)
     request = {"name": rng.choice(NAMES), "dice": dice}
     if dice == 0 or rng.random() < 0.3:
-        request["replaces"] = rng.randint(1, personae.MAX_BONUS_DICE)
+        request["replaces"] = rng.randint(1, MAX_BONUS_DICE)
     if rng.random() < 0.3:
         request["note"] = "the high ground"
     return request
@@ -1131,7 +1160,7 @@ def random_difficulty(rng, action):
     """PER-1: the number the GM sets for the scene (or a clear), with why."""
     if rng.random() < 0.2:
         return {"clear": True, "note": "the rope is mended"}
-    return {"difficulty": rng.randint(1, personae.MAX_DIFFICULTY), "note": "a frayed rope"}
+    return {"difficulty": rng.randint(1, MAX_DIFFICULTY), "note": "a frayed rope"}
 
 
 RANDOM_REQUESTS = {
@@ -1198,7 +1227,7 @@ def test_per1_fuzzed_requests_return_an_outcome_or_a_rules_error(action, data):
 def test_per1_replay_10000_random_rolls_resolve_again_to_the_same_outcome():
     rng = random.Random(20240604)
     actions = list(personae.ACTIONS.values())
-    rolling = [personae.CHALLENGE, personae.CHALLENGE, personae.CONCERTED_EFFORT]
+    rolling = [CHALLENGE, CHALLENGE, CONCERTED_EFFORT]
     for _ in range(10_000):
         action = rng.choice(rolling if rng.random() < 0.9 else actions)
         request = valid_request(rng, action)

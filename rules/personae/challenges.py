@@ -5,6 +5,8 @@ number); the outcome is a grade (failure, glancing, clear) that nat-10s,
 assistants and criticals can move. Criticals, development marks and the
 once-per-scene concerted effort are plain numbers and flags the table keeps
 as JSON: no-dice actions take the current state and return the new one.
+Requests are read by `reading`; the actions that call these resolvers are in
+`actions`.
 """
 
 from __future__ import annotations
@@ -13,403 +15,38 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .kit.actions import Action
-from .kit.errors import InvalidRequest
-from .kit.faces import FaceSource
-from .kit.requests import get_bool, get_choice, get_int, get_list, get_str, require_mapping
-from .kit.sheet import Counter, SheetTemplate, TraitGroup
-
-NAME = "Personae"
-DIE = 10
-
-MAX_SKILL = 10
-MAX_ATTRIBUTE = 10
-MAX_BONUS_DICE = 10
-MAX_MODIFIER = 20
-MAX_THRESHOLD = 10
-MAX_CRITICALS = 99
-MAX_DIFFICULTY = 50
-MAX_HELPERS = 11
-MAX_NAME = 80
-MAX_GOAL = 300
-MAX_NOTE = 120
-
-GRADES = ("failure", "glancing", "clear")
-GRADE_TITLES = {"failure": "Failure", "glancing": "Glancing success", "clear": "Clear success"}
-CRITICAL_TIMINGS = ("no", "before_roll", "if_failed")
-CRITICAL_USES = ("automatic_success", "steer_failure", "trait_or_benefit")
-
-DECISIONS: dict[str, list[str]] = {
-    "PER-1": [
-        "Decision: the seed gives no ranges, so a sheet holds skills of 0–10 dice, attributes "
-        "of 0–10 and a Potential Threshold of 1–10; a roll adds at most 10 bonus dice and "
-        "modifiers between −20 and +20.",
-        "Decision: every side rolls at least one die: a skill rated 0 (not unlocked) with no "
-        "bonus dice still rolls one d10.",
-        "Decision: a challenge against a fixed number compares the actor's total with that "
-        "number. The number has no dice to yield, so on a tie an actor with another die wins by "
-        "yielding (a glancing success, or a clear one with a nat-10) and an actor with a single "
-        "die leaves the tie unbroken. "
-        "The actor's nat-10 rules (PER-4) apply; the reactor's (PER-5) cannot.",
-        "Decision: bonus dice are the GM's to give. The GM grants a player's character N "
-        "bonus dice (1–10) for their next challenge, in public or in secret; that challenge "
-        "(or concerted effort they coordinate) rolls exactly the granted dice, whatever the "
-        "request says, and uses the grant up, even when a critical buys the success without a "
-        "roll. A character without a grant rolls no bonus dice. A new grant replaces one not "
-        "yet used, and a grant of 0 withdraws it. The GM types the bonus dice of GM characters "
-        "when rolling for them.",
-        "Decision: a grant lasts for its scene: one not used when the scene ends expires with "
-        "it, as the circumstance that earned it is over. A grant in secret is the GM's "
-        "surprise: players learn of it when the challenge rolls it.",
-        "Decision: a player names the other side and never gives its numbers. The reactor is "
-        "a character named by their sheet, rolling the skill named and its attribute from "
-        "that sheet, without bonus dice or modifiers from the request; a fixed number is the "
-        "difficulty the GM set for the scene, whatever the request says. With no difficulty "
-        "set, a player's challenge against a number is refused: the GM sets one, or the "
-        "player names the character they challenge. The GM stays free-form.",
-        "Decision: against a difficulty the GM set behind the screen a player's challenge is "
-        "rolled blind: the GM sees how it went and reveals it when the fiction does. A public "
-        "roll would show the number on the player's card, so it is refused.",
-    ],
-    "PER-3": [
-        "Decision: a final clear success is marked toward development whether it was won on "
-        "the first comparison, won by yielding with a nat-10 (PER-4), or steered there by "
-        "assistants. A success bought with a critical before rolling is not marked: no roll "
-        "was won.",
-    ],
-    "PER-4": [
-        "Decision: with a nat-10, winning by yielding (including when the other side runs out "
-        "of dice) is a clear success that banks no criticals; only an unbroken tie or a loss "
-        "becomes a glancing success.",
-        "Decision: every die showing 10 counts as a nat-10, bonus dice included. A clear success "
-        "won on the first comparison banks one critical per nat-10, at most the Potential "
-        "Threshold in one roll; the rest are lost. The campaign's bank limit (PER-6) can stop "
-        "banking sooner.",
-    ],
-    "PER-5": [
-        "Decision: a reactor's nat-10 settles a tied first comparison at once: nobody yields "
-        "and the actor fails, so an actor facing a nat-10 can only win on the first comparison.",
-    ],
-    "PER-6": [
-        "Decision: how many criticals a character can keep is the campaign's setting, the bank "
-        "limit (no limit unless the campaign sets one); the Potential Threshold caps only what "
-        "one roll banks. A roll never banks past the bank limit, and a character already "
-        "holding more keeps them all but banks no more until below it.",
-        "Decision: a critical spent before rolling buys a success and no dice are rolled: it "
-        "counts as a clear success for assistants and hits, but it is not marked toward "
-        "development (no roll was won) and banks no criticals.",
-        "Decision: a critical kept to steer is spent only when the result is still a failure "
-        "after ties are broken and assistants have steered; it turns that failure into a "
-        "glancing success, never further.",
-        "Decision: a gift that would take the receiver past their bank limit, when the campaign "
-        "sets one, is refused, so no critical is ever lost in passing; give fewer instead.",
-        "Decision: until a campaign chooses otherwise, Rollcall's campaigns keep at most "
-        "the Potential Threshold in the bank; the table passes that as the bank limit.",
-    ],
-    "PER-7": [
-        "Decision: steering stops at a clear success; assistants beyond that add nothing. "
-        "Each assistant is named once, and nobody taking part in the roll itself can assist it.",
-    ],
-    "PER-8": [
-        "Decision: the pool may not go beyond the group's average Potential Threshold plus 2, "
-        "so the average is rounded down (3 characters with thresholds 3, 3 and 4 roll at most "
-        "5 dice).",
-        "Decision: the group is the coordinator and every contributor; the coordinator's bonus "
-        "dice count toward the cap, and a contributor rated 0 adds no dice but still counts as "
-        "a participant.",
-        "Decision: the coordinator banks any criticals (at most their own Potential Threshold "
-        "in the roll, within their bank limit); a glancing success on an attack still deals "
-        "one hit per participant.",
-    ],
-    "PER-9": [
-        "Decision: a challenge cannot be rolled without a stated goal. Whether it is extended "
-        "can be given with the roll or declared afterwards with “Extend or end a challenge”.",
-    ],
-}
-
-SHEET_TEMPLATE = SheetTemplate(
-    groups=(
-        TraitGroup(
-            key="attributes",
-            label="Attributes",
-            kind="rating",
-            min_rating=0,
-            max_rating=MAX_ATTRIBUTE,
-            default_rating=1,
-            help="A flat number added to the highest die of a roll.",
-        ),
-        TraitGroup(
-            key="skills",
-            label="Skills",
-            kind="rating",
-            min_rating=0,
-            max_rating=MAX_SKILL,
-            default_rating=1,
-            link_group="attributes",
-            help="How many d10s you roll; each skill names the attribute added to it.",
-        ),
-    ),
-    counters=(
-        Counter(
-            "potential_threshold",
-            "Potential Threshold",
-            minimum=1,
-            maximum=MAX_THRESHOLD,
-            default=3,
-            help="The most criticals one roll can bank; also caps a concerted effort's dice.",
-        ),
-        Counter(
-            "criticals",
-            "Criticals",
-            minimum=0,
-            maximum=MAX_CRITICALS,
-            default=0,
-            help="Criticals banked; the campaign sets how many can be kept.",
-            table_owned=True,  # PER-4, PER-6
-        ),
-        Counter(
-            "development",
-            "Development",
-            minimum=0,
-            maximum=99,
-            default=0,
-            help="Clear successes marked toward development points.",
-            table_owned=True,  # PER-3: the table marks them
-        ),
-    ),
+from ..kit.errors import InvalidRequest
+from ..kit.faces import FaceSource
+from ..kit.requests import get_bool, get_choice, get_int, get_list, get_str
+from .reading import (
+    BANK_FIELDS,
+    BANK_HOLDER_FIELDS,
+    CRITICAL_USES,
+    DIE,
+    GRADE_TITLES,
+    GRADES,
+    MAX_BONUS_DICE,
+    MAX_DIFFICULTY,
+    MAX_GOAL,
+    MAX_HELPERS,
+    MAX_NOTE,
+    OPPOSITION_FIELDS,
+    PLAN_FIELDS,
+    Bank,
+    Opposition,
+    Plan,
+    Side,
+    claim_name,
+    read_bank,
+    read_fields,
+    read_goal,
+    read_name,
+    read_names,
+    read_opposition,
+    read_plan,
+    read_side,
 )
-
-
-# --- Reading requests -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Side:
-    """One side of a challenge after validation: how many d10s, and what is added to a die."""
-
-    name: str
-    dice: int
-    skill: int
-    bonus_dice: int
-    attribute: int
-    modifiers: int
-    skill_name: str
-    attribute_name: str
-
-    @property
-    def bonus(self) -> int:
-        return self.attribute + self.modifiers
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "skill": self.skill,
-            "skill_name": self.skill_name,
-            "bonus_dice": self.bonus_dice,
-            "dice": self.dice,
-            "attribute": self.attribute,
-            "attribute_name": self.attribute_name,
-            "modifiers": self.modifiers,
-        }
-
-
-@dataclass(frozen=True)
-class Bank:
-    """A character's banked criticals (PER-6), the Potential Threshold that caps what one
-    roll banks (PER-4), and the campaign's bank limit on how many can be kept (None: none)."""
-
-    criticals: int
-    threshold: int
-    limit: int | None = None
-
-    @property
-    def cap(self) -> int:
-        """How many criticals can be kept: the bank limit, or what a sheet records."""
-        return MAX_CRITICALS if self.limit is None else min(self.limit, MAX_CRITICALS)
-
-    @property
-    def room(self) -> int:
-        """How many more can be kept; 0 for a character already holding more than the limit."""
-        return max(0, self.cap - self.criticals)
-
-    def summary(self) -> dict[str, Any]:
-        return {"potential_threshold": self.threshold, "bank_limit": self.limit}
-
-
-@dataclass(frozen=True)
-class Opposition:
-    """What the actor is compared against: a reactor's pool, or a fixed number."""
-
-    reactor: Side | None
-    difficulty: int | None
-
-    @property
-    def label(self) -> str:
-        return self.reactor.name if self.reactor else f"difficulty {self.difficulty}"
-
-    def totals(self, faces: list[int]) -> list[int]:
-        """A fixed number is a single total with nothing behind it to yield to."""
-        if self.reactor:
-            return [face + self.reactor.bonus for face in faces]
-        return [self.difficulty] if self.difficulty is not None else []
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What is settled before the dice: goal (PER-9), assistants (PER-7), critical use (PER-6)."""
-
-    goal: str
-    extended: bool | None
-    assistants: tuple[str, ...]
-    spend_critical: str
-
-
-SIDE_FIELDS = (
-    "name",
-    "skill",
-    "skill_name",
-    "bonus_dice",
-    "attribute",
-    "attribute_name",
-    "modifiers",
-)
-BANK_FIELDS = ("potential_threshold", "criticals", "bank_limit")
-PLAN_FIELDS = ("goal", "extended", "assistants", "spend_critical")
-BANK_HOLDER_FIELDS = ("name", *BANK_FIELDS)
-OPPOSITION_FIELDS = ("reactor", "difficulty")
-
-
-def _fields(raw: object, allowed: tuple[str, ...], what: str) -> Mapping:
-    """The mapping itself; unknown fields are refused so a misspelt option is never ignored."""
-    data = require_mapping(raw, what)
-    for key in data:
-        if key not in allowed:
-            raise InvalidRequest(
-                f"the {what} has an unknown field {str(key)[:40]!r} "
-                f"(it can have: {', '.join(allowed)})"
-            )
-    return data
-
-
-def _name(data: Mapping, key: str, what: str, default: str | None = None) -> str:
-    """A trimmed name; a blank one falls back to `default`, or is refused when there is none."""
-    text = get_str(data, key, default="", max_len=MAX_NAME, what=what).strip()
-    if text:
-        return text
-    if default is None:
-        raise InvalidRequest(f"{what} is required")
-    return default
-
-
-def _claim(name: str, seen: set[str]) -> str:
-    """Refuse a second use of a name in one roll: nobody helps twice or helps themself."""
-    if name.casefold() in seen:
-        raise InvalidRequest(f"{name} is already part of this roll and cannot be listed again")
-    seen.add(name.casefold())
-    return name
-
-
-def _names(data: Mapping, key: str, what: str, seen: set[str]) -> tuple[str, ...]:
-    """Distinct helper names, none of them already taking part (`seen` grows as names are read)."""
-    names = []
-    for entry in get_list(data, key, default=[], max_len=MAX_HELPERS):
-        if not isinstance(entry, str) or not entry.strip():
-            raise InvalidRequest(f"each of the {what} must be named")
-        if len(entry.strip()) > MAX_NAME:
-            raise InvalidRequest(f"a name among the {what} is at most {MAX_NAME} characters")
-        names.append(_claim(entry.strip(), seen))
-    return tuple(names)
-
-
-def _read_side(raw: object, role: str, extra_fields: tuple[str, ...] = ()) -> tuple[Side, Mapping]:
-    """PER-1: a side rolls its skill's dice plus bonus dice (at least one) and adds the rest."""
-    data = _fields(raw, SIDE_FIELDS + extra_fields, role)
-    name = _name(data, "name", f"the {role}'s name", default=role.capitalize())
-    skill = get_int(data, "skill", lo=0, hi=MAX_SKILL, what=f"{name}'s skill rating")
-    bonus_dice = get_int(
-        data, "bonus_dice", lo=0, hi=MAX_BONUS_DICE, default=0, what=f"{name}'s bonus dice"
-    )
-    side = Side(
-        name=name,
-        dice=max(1, skill + bonus_dice),
-        skill=skill,
-        bonus_dice=bonus_dice,
-        attribute=get_int(data, "attribute", lo=0, hi=MAX_ATTRIBUTE, what=f"{name}'s attribute"),
-        modifiers=get_int(
-            data,
-            "modifiers",
-            lo=-MAX_MODIFIER,
-            hi=MAX_MODIFIER,
-            default=0,
-            what=f"{name}'s modifiers",
-        ),
-        skill_name=get_str(
-            data, "skill_name", default="", max_len=MAX_NAME, what="a skill name"
-        ).strip(),
-        attribute_name=get_str(
-            data, "attribute_name", default="", max_len=MAX_NAME, what="an attribute name"
-        ).strip(),
-    )
-    return side, data
-
-
-def _read_bank(data: Mapping, name: str) -> Bank:
-    """PER-6: banked criticals, the Potential Threshold and the campaign's bank limit.
-
-    Holding more criticals than the threshold (or the limit) is a legal state: the campaign
-    decides how many are kept, so nobody is refused for what they already hold.
-    """
-    threshold = get_int(
-        data, "potential_threshold", lo=1, hi=MAX_THRESHOLD, what=f"{name}'s Potential Threshold"
-    )
-    criticals = get_int(
-        data, "criticals", lo=0, hi=MAX_CRITICALS, default=0, what=f"{name}'s banked criticals"
-    )
-    limit = None
-    if data.get("bank_limit") is not None:
-        limit = get_int(data, "bank_limit", lo=0, hi=MAX_CRITICALS, what=f"{name}'s bank limit")
-    return Bank(criticals=criticals, threshold=threshold, limit=limit)
-
-
-def _read_opposition(data: Mapping) -> Opposition:
-    """Either a reactor who rolls, or a fixed number to beat; exactly one of them."""
-    if "reactor" in data and "difficulty" in data:
-        raise InvalidRequest("give either a reactor who rolls or a fixed difficulty, not both")
-    if "reactor" not in data and "difficulty" not in data:
-        raise InvalidRequest("give a reactor who rolls, or a fixed difficulty to beat")
-    if "difficulty" in data:
-        return Opposition(None, get_int(data, "difficulty", lo=1, hi=MAX_DIFFICULTY))
-    reactor, _ = _read_side(data["reactor"], "reactor")
-    return Opposition(reactor, None)
-
-
-def _read_extended(data: Mapping) -> bool | None:
-    value = data.get("extended")
-    if value is not None and not isinstance(value, bool):
-        raise InvalidRequest("extended must be true, false, or left out until the actor decides")
-    return value
-
-
-def _read_goal(data: Mapping) -> str:
-    """PER-9: the goal is stated before anyone rolls."""
-    goal = get_str(data, "goal", default="", max_len=MAX_GOAL, what="the goal").strip()
-    if not goal:
-        raise InvalidRequest("state the goal first: what happens if the challenge succeeds")
-    return goal
-
-
-def _read_plan(data: Mapping, spender: str, bank: Bank, seen: set[str]) -> Plan:
-    """PER-6, PER-7, PER-9: everything declared before the dice are rolled."""
-    spend = get_choice(data, "spend_critical", CRITICAL_TIMINGS, default="no")
-    if spend != "no" and bank.criticals == 0:
-        raise InvalidRequest(f"{spender} has no criticals banked to spend")
-    return Plan(
-        goal=_read_goal(data),
-        extended=_read_extended(data),
-        assistants=_names(data, "assistants", "assistants", seen),
-        spend_critical=spend,
-    )
-
+from .sheet import MAX_CRITICALS, MAX_SKILL, MAX_THRESHOLD
 
 # --- The rules --------------------------------------------------------------------------------
 
@@ -826,8 +463,8 @@ def _read_contributors(data: Mapping, seen: set[str]) -> tuple[Contributor, ...]
         )
     contributors = []
     for entry in entries:
-        fields = _fields(entry, ("name", "rating", "potential_threshold"), "contributor")
-        name = _claim(_name(fields, "name", "each contributor's name"), seen)
+        fields = read_fields(entry, ("name", "rating", "potential_threshold"), "contributor")
+        name = claim_name(read_name(fields, "name", "each contributor's name"), seen)
         contributors.append(
             Contributor(
                 name=name,
@@ -845,8 +482,8 @@ def _read_contributors(data: Mapping, seen: set[str]) -> tuple[Contributor, ...]
 
 
 def _read_actor(data: Mapping, role: str) -> tuple[Side, Bank]:
-    actor, fields = _read_side(data.get(role), role, BANK_FIELDS)
-    return actor, _read_bank(fields, actor.name)
+    actor, fields = read_side(data.get(role), role, BANK_FIELDS)
+    return actor, read_bank(fields, actor.name)
 
 
 def _taken_names(opposition: Opposition, *participants: str) -> set[str]:
@@ -857,10 +494,10 @@ def _taken_names(opposition: Opposition, *participants: str) -> set[str]:
 
 def resolve_challenge(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """PER-1 to PER-7 and PER-9: a challenge against a reactor's pool or a fixed number."""
-    data = _fields(request, ("actor", *OPPOSITION_FIELDS, *PLAN_FIELDS), "request")
+    data = read_fields(request, ("actor", *OPPOSITION_FIELDS, *PLAN_FIELDS), "request")
     actor, bank = _read_actor(data, "actor")
-    opposition = _read_opposition(data)
-    plan = _read_plan(data, actor.name, bank, _taken_names(opposition, actor.name))
+    opposition = read_opposition(data)
+    plan = read_plan(data, actor.name, bank, _taken_names(opposition, actor.name))
     return _challenge(actor, opposition, bank, plan, faces)
 
 
@@ -872,18 +509,18 @@ def resolve_concerted_effort(request: Mapping, faces: FaceSource) -> dict[str, A
     attribute is added; a successful attack deals one hit per participant.
     """
     fields = ("coordinator", "contributors", "attack", "used_this_scene")
-    data = _fields(request, (*fields, *OPPOSITION_FIELDS, *PLAN_FIELDS), "request")
+    data = read_fields(request, (*fields, *OPPOSITION_FIELDS, *PLAN_FIELDS), "request")
     if get_bool(data, "used_this_scene"):
         raise InvalidRequest(
             "this group has already made its concerted effort this scene; "
             "the next one has to wait for a new scene"
         )
     coordinator, bank = _read_actor(data, "coordinator")
-    opposition = _read_opposition(data)
+    opposition = read_opposition(data)
     seen = _taken_names(opposition, coordinator.name)
     contributors = _read_contributors(data, seen)
     attack = get_bool(data, "attack")
-    plan = _read_plan(data, coordinator.name, bank, seen)
+    plan = read_plan(data, coordinator.name, bank, seen)
 
     wanted = coordinator.skill + coordinator.bonus_dice + sum(c.rating for c in contributors)
     cap = concerted_dice_cap([bank.threshold, *(c.threshold for c in contributors)])
@@ -923,9 +560,9 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
     """PER-6: spend one banked critical: before rolling for an automatic success, after the
     ties are broken to steer a failure into a glancing success, or for a trait or a benefit
     the group agrees on."""
-    data = _fields(request, (*BANK_HOLDER_FIELDS, "use", "result", "note"), "request")
-    name = _name(data, "name", "the character's name", default="The character")
-    bank = _read_bank(data, name)
+    data = read_fields(request, (*BANK_HOLDER_FIELDS, "use", "result", "note"), "request")
+    name = read_name(data, "name", "the character's name", default="The character")
+    bank = read_bank(data, name)
     use = get_choice(data, "use", CRITICAL_USES)
     note = get_str(data, "note", default="", max_len=MAX_GOAL).strip()
     if bank.criticals == 0:
@@ -976,12 +613,12 @@ def resolve_spend_critical(request: Mapping, faces: FaceSource) -> dict[str, Any
 def resolve_give_critical(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """PER-6: hand banked criticals to another character, never past the receiver's bank
     limit when the campaign sets one (a gift that does not fit is refused, so none is lost)."""
-    data = _fields(request, ("giver", "receiver", "count"), "request")
+    data = read_fields(request, ("giver", "receiver", "count"), "request")
     parties = []
     for role in ("giver", "receiver"):
-        fields = _fields(data.get(role), BANK_HOLDER_FIELDS, role)
-        name = _name(fields, "name", f"the {role}'s name")
-        parties.append((name, _read_bank(fields, name)))
+        fields = read_fields(data.get(role), BANK_HOLDER_FIELDS, role)
+        name = read_name(fields, "name", f"the {role}'s name")
+        parties.append((name, read_bank(fields, name)))
     (giver, giver_bank), (receiver, receiver_bank) = parties
     if giver.casefold() == receiver.casefold():
         raise InvalidRequest("a character cannot give criticals to themself")
@@ -1022,9 +659,9 @@ def resolve_give_critical(request: Mapping, faces: FaceSource) -> dict[str, Any]
 def resolve_assist(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """PER-7: assistants, named with the primary actor before rolling, each steer the
     primary actor's result one step: failure → glancing → clear."""
-    data = _fields(request, ("primary_actor", "assistants", "result"), "request")
-    primary = _name(data, "primary_actor", "the primary actor")
-    assistants = _names(data, "assistants", "assistants", {primary.casefold()})
+    data = read_fields(request, ("primary_actor", "assistants", "result"), "request")
+    primary = read_name(data, "primary_actor", "the primary actor")
+    assistants = read_names(data, "assistants", "assistants", {primary.casefold()})
     if not assistants:
         raise InvalidRequest("name at least one assistant")
     before = get_choice(data, "result", GRADES)
@@ -1053,8 +690,8 @@ def resolve_assist(request: Mapping, faces: FaceSource) -> dict[str, Any]:
 
 def resolve_extend_challenge(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """PER-9: after a challenge, the actor says whether it is over or extended (and toward what)."""
-    data = _fields(request, ("goal", "extended", "next_goal"), "request")
-    goal = _read_goal(data)
+    data = read_fields(request, ("goal", "extended", "next_goal"), "request")
+    goal = read_goal(data)
     if "extended" not in data:
         raise InvalidRequest("say whether the challenge is extended")
     extended = get_bool(data, "extended")
@@ -1087,8 +724,8 @@ def resolve_grant_bonus_dice(request: Mapping, faces: FaceSource) -> dict[str, A
     The table keeps the grant for the scene and that challenge rolls exactly these dice;
     `replaces` is an unused grant this one takes the place of (0 withdraws it).
     """
-    data = _fields(request, ("name", "dice", "note", "replaces"), "request")
-    name = _name(data, "name", "the character's name")
+    data = read_fields(request, ("name", "dice", "note", "replaces"), "request")
+    name = read_name(data, "name", "the character's name")
     dice = get_int(data, "dice", lo=0, hi=MAX_BONUS_DICE, what="the bonus dice granted")
     replaces = get_int(
         data, "replaces", lo=0, hi=MAX_BONUS_DICE, default=0, what="the grant replaced"
@@ -1124,7 +761,7 @@ def resolve_grant_bonus_dice(request: Mapping, faces: FaceSource) -> dict[str, A
 def resolve_set_difficulty(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """PER-1: the GM sets the number a challenge against a fixed number must beat, for the
     scene (or clears it); a player's challenge without a reactor takes it."""
-    data = _fields(request, ("difficulty", "clear", "note"), "request")
+    data = read_fields(request, ("difficulty", "clear", "note"), "request")
     clear = get_bool(data, "clear")
     note = get_str(data, "note", default="", max_len=MAX_NOTE, what="the note").strip()
     if clear:
@@ -1152,328 +789,3 @@ def resolve_set_difficulty(request: Mapping, faces: FaceSource) -> dict[str, Any
         "difficulty": value,
         "note": note or None,
     }
-
-
-# --- Schemas and actions ----------------------------------------------------------------------
-
-
-def _integer(meaning: str, lo: int, hi: int, default: int | None = None) -> dict[str, Any]:
-    field: dict[str, Any] = {"type": "integer", "min": lo, "max": hi, "meaning": meaning}
-    field.update({"required": True} if default is None else {"required": False, "default": default})
-    return field
-
-
-def _text(meaning: str, max_len: int, *, required: bool = False) -> dict[str, Any]:
-    return {"type": "string", "max_length": max_len, "required": required, "meaning": meaning}
-
-
-BANK_LIMIT_SCHEMA: dict[str, Any] = {
-    "type": "integer or null",
-    "min": 0,
-    "max": MAX_CRITICALS,
-    "required": False,
-    "default": None,
-    "meaning": "the campaign's limit on criticals a character keeps (null: no limit); "
-    "a character already holding more keeps them but gains no more. Accepted wherever a "
-    "bank is given; it matters where criticals are gained (banking, receiving a gift)",
-}
-
-
-def _side_schema(role: str, meaning: str, *, banks: bool) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        "name": _text(f"the {role}'s name (default “{role.capitalize()}”)", MAX_NAME),
-        "skill": _integer("skill rating: how many d10s to roll (0 still rolls one)", 0, MAX_SKILL),
-        "skill_name": _text("the skill's name, for the roll card", MAX_NAME),
-        "bonus_dice": _integer("circumstantial bonus dice", 0, MAX_BONUS_DICE, 0),
-        "attribute": _integer("the attribute added to the compared die", 0, MAX_ATTRIBUTE),
-        "attribute_name": _text("the attribute's name, for the roll card", MAX_NAME),
-        "modifiers": _integer(
-            "circumstantial modifiers, added with the attribute", -MAX_MODIFIER, MAX_MODIFIER, 0
-        ),
-    }
-    if banks:
-        fields["potential_threshold"] = _integer(
-            "Potential Threshold: the most criticals one roll banks", 1, MAX_THRESHOLD
-        )
-        fields["criticals"] = _integer("criticals banked before the roll", 0, MAX_CRITICALS, 0)
-        fields["bank_limit"] = BANK_LIMIT_SCHEMA
-    return {"type": "object", "required": True, "meaning": meaning, "fields": fields}
-
-
-OPPOSITION_SCHEMA: dict[str, Any] = {
-    "reactor": {
-        **_side_schema("reactor", "the side responding; give this or difficulty", banks=False),
-        "required": False,
-    },
-    "difficulty": {
-        **_integer("a fixed number to beat instead of a reactor", 1, MAX_DIFFICULTY),
-        "required": False,
-    },
-}
-
-PLAN_SCHEMA: dict[str, Any] = {
-    "goal": _text("the stated goal: what happens on a success", MAX_GOAL, required=True),
-    "extended": {
-        "type": "boolean or null",
-        "required": False,
-        "default": None,
-        "meaning": "whether the challenge is extended; null until the actor says",
-    },
-    "assistants": {
-        "type": "list of strings",
-        "max_length": MAX_HELPERS,
-        "required": False,
-        "default": [],
-        "meaning": "names of characters assisting; each steers the result one step",
-    },
-    "spend_critical": {
-        "type": "choice",
-        "choices": list(CRITICAL_TIMINGS),
-        "required": False,
-        "default": "no",
-        "meaning": "before_roll: a critical buys a success with no roll; if_failed: one steers "
-        "a failure to a glancing success",
-    },
-}
-
-CHALLENGE = Action(
-    name="challenge",
-    title="Challenge",
-    resolver=resolve_challenge,
-    rules=("PER-1", "PER-2", "PER-3", "PER-4", "PER-5", "PER-6", "PER-7", "PER-9"),
-    schema={
-        "actor": _side_schema("actor", "the side issuing the challenge", banks=True),
-        **OPPOSITION_SCHEMA,
-        **PLAN_SCHEMA,
-    },
-    example={
-        "actor": {
-            "name": "Mara",
-            "skill": 3,
-            "skill_name": "Swordplay",
-            "attribute": 4,
-            "attribute_name": "Might",
-            "potential_threshold": 3,
-            "criticals": 1,
-            "bank_limit": 5,
-        },
-        "reactor": {"name": "Cultist", "skill": 2, "attribute": 3},
-        "goal": "Strike the cultist with my sword so he sustains injury",
-    },
-    example_faces=(10, 3, 10, 8, 6),
-)
-
-CONCERTED_EFFORT = Action(
-    name="concerted_effort",
-    title="Concerted effort",
-    resolver=resolve_concerted_effort,
-    rules=("PER-8", "PER-1", "PER-2", "PER-3", "PER-4", "PER-5", "PER-6", "PER-7", "PER-9"),
-    schema={
-        "coordinator": _side_schema(
-            "coordinator", "the character rolling for the group", banks=True
-        ),
-        "contributors": {
-            "type": "list of objects",
-            "required": True,
-            "min_length": 1,
-            "max_length": MAX_HELPERS,
-            "meaning": "the other characters: each adds their rating in the skill",
-            "fields": {
-                "name": _text("the contributor's name", MAX_NAME, required=True),
-                "rating": _integer("their rating in the skill (0 adds no dice)", 0, MAX_SKILL),
-                "potential_threshold": _integer("their Potential Threshold", 1, MAX_THRESHOLD),
-            },
-        },
-        "attack": {
-            "type": "boolean",
-            "required": False,
-            "default": False,
-            "meaning": "an attack: a success deals one hit per participant",
-        },
-        "used_this_scene": {
-            "type": "boolean",
-            "required": False,
-            "default": False,
-            "meaning": "whether the group already made a concerted effort this scene (refused)",
-        },
-        **OPPOSITION_SCHEMA,
-        **PLAN_SCHEMA,
-    },
-    example={
-        "coordinator": {
-            "name": "Mara",
-            "skill": 3,
-            "attribute": 4,
-            "potential_threshold": 3,
-        },
-        "contributors": [
-            {"name": "Bo", "rating": 2, "potential_threshold": 3},
-            {"name": "Cy", "rating": 1, "potential_threshold": 4},
-        ],
-        "reactor": {"name": "Cultist", "skill": 2, "attribute": 3},
-        "attack": True,
-        "goal": "Drive the cultists back from the shore",
-    },
-    example_faces=(7, 9, 2, 4, 1, 8, 5),
-)
-
-SPEND_CRITICAL = Action(
-    name="spend_critical",
-    title="Spend a critical",
-    resolver=resolve_spend_critical,
-    rules=("PER-6",),
-    schema={
-        "name": _text("the character spending", MAX_NAME),
-        "potential_threshold": _integer("their Potential Threshold", 1, MAX_THRESHOLD),
-        "criticals": _integer("criticals banked now", 0, MAX_CRITICALS, 0),
-        "bank_limit": BANK_LIMIT_SCHEMA,
-        "use": {
-            "type": "choice",
-            "choices": list(CRITICAL_USES),
-            "required": True,
-            "meaning": "automatic_success (before rolling), steer_failure (after ties are "
-            "broken), trait_or_benefit",
-        },
-        "result": {
-            "type": "choice",
-            "choices": list(GRADES),
-            "required": False,
-            "meaning": "for steer_failure: the result being steered (must be failure)",
-        },
-        "note": _text("what it is spent on (required for trait_or_benefit)", MAX_GOAL),
-    },
-    example={
-        "name": "Mara",
-        "potential_threshold": 3,
-        "criticals": 2,
-        "use": "steer_failure",
-        "result": "failure",
-    },
-    rolls=False,
-)
-
-_BANK_HOLDER_SCHEMA: dict[str, Any] = {
-    "name": _text("the character's name", MAX_NAME, required=True),
-    "potential_threshold": _integer("their Potential Threshold", 1, MAX_THRESHOLD),
-    "criticals": _integer("criticals banked now", 0, MAX_CRITICALS, 0),
-    "bank_limit": BANK_LIMIT_SCHEMA,
-}
-
-GIVE_CRITICAL = Action(
-    name="give_critical",
-    title="Give criticals",
-    resolver=resolve_give_critical,
-    rules=("PER-6",),
-    schema={
-        "giver": {"type": "object", "required": True, "fields": _BANK_HOLDER_SCHEMA},
-        "receiver": {"type": "object", "required": True, "fields": _BANK_HOLDER_SCHEMA},
-        "count": _integer("how many criticals to give", 1, MAX_CRITICALS, 1),
-    },
-    example={
-        "giver": {"name": "Mara", "potential_threshold": 3, "criticals": 2},
-        "receiver": {"name": "Bo", "potential_threshold": 3, "criticals": 0, "bank_limit": 3},
-    },
-    rolls=False,
-)
-
-ASSIST = Action(
-    name="assist",
-    title="Assist",
-    resolver=resolve_assist,
-    rules=("PER-7",),
-    schema={
-        "primary_actor": _text("the character making the challenge", MAX_NAME, required=True),
-        "assistants": {
-            "type": "list of strings",
-            "required": True,
-            "min_length": 1,
-            "max_length": MAX_HELPERS,
-            "meaning": "names of the assistants",
-        },
-        "result": {
-            "type": "choice",
-            "choices": list(GRADES),
-            "required": True,
-            "meaning": "the primary actor's result before steering",
-        },
-    },
-    example={"primary_actor": "Mara", "assistants": ["Bo"], "result": "glancing"},
-    rolls=False,
-)
-
-EXTEND_CHALLENGE = Action(
-    name="extend_challenge",
-    title="Extend or end a challenge",
-    resolver=resolve_extend_challenge,
-    rules=("PER-9",),
-    schema={
-        "goal": _text("the goal the challenge was for", MAX_GOAL, required=True),
-        "extended": {"type": "boolean", "required": True, "meaning": "whether it goes on"},
-        "next_goal": _text("what the extended challenge aims for (when extended)", MAX_GOAL),
-    },
-    example={
-        "goal": "Strike the cultist with my sword",
-        "extended": True,
-        "next_goal": "Talk him down by threatening to bring him to his knees",
-    },
-    rolls=False,
-)
-
-GRANT_BONUS_DICE = Action(
-    name="grant_bonus_dice",
-    title="Grant bonus dice",
-    resolver=resolve_grant_bonus_dice,
-    rules=("PER-1",),
-    schema={
-        "name": _text("the character granted the dice (the table fills it)", MAX_NAME),
-        "dice": _integer(
-            "bonus dice for the character's next challenge (0 withdraws a grant)",
-            0,
-            MAX_BONUS_DICE,
-        ),
-        "note": _text("what earned them, for the roll card", MAX_NOTE),
-        "replaces": _integer(
-            "an unused grant this one replaces (the table fills it)", 0, MAX_BONUS_DICE, 0
-        ),
-    },
-    example={"name": "Ace", "dice": 2, "note": "the high ground"},
-    rolls=False,
-)
-
-SET_DIFFICULTY = Action(
-    name="set_difficulty",
-    title="Set the difficulty",
-    resolver=resolve_set_difficulty,
-    rules=("PER-1",),
-    schema={
-        "difficulty": {
-            **_integer(
-                "the number a challenge against a fixed number must beat", 1, MAX_DIFFICULTY
-            ),
-            "required": False,
-        },
-        "clear": {
-            "type": "boolean",
-            "required": False,
-            "default": False,
-            "meaning": "clear the difficulty instead (give no difficulty then)",
-        },
-        "note": _text("what makes it hard, for the roll card", MAX_NOTE),
-    },
-    example={"difficulty": 12, "note": "the rope is frayed"},
-    rolls=False,
-)
-
-ACTIONS: dict[str, Action] = {
-    action.name: action
-    for action in (
-        CHALLENGE,
-        CONCERTED_EFFORT,
-        SPEND_CRITICAL,
-        GIVE_CRITICAL,
-        ASSIST,
-        EXTEND_CHALLENGE,
-        GRANT_BONUS_DICE,
-        SET_DIFFICULTY,
-    )
-}
