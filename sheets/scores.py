@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from rules import unisystem
 from rules.kit.actions import resolve
 from rules.kit.errors import RulesError
 from rules.registry import get_system
+from rules.unisystem import rolls as unisystem_rolls
+from rules.unisystem import sheet as unisystem_sheet
+from rules.unisystem import situations as unisystem_situations
 
 from .validation import SCORE_KEYS
 
@@ -58,9 +60,9 @@ def request_from(traits: Iterable) -> dict:
                 combat.append(t.rating)
             if flags.get("mental"):
                 mental.append(t.rating)
-    request = {key: attributes.get(key, unisystem.ATTRIBUTE_MIN) for key in ATTRIBUTE_KEYS}
-    request["combat_skills"] = combat[: unisystem.MAX_GROUP]
-    request["mental_skills"] = mental[: unisystem.MAX_GROUP]
+    request = {key: attributes.get(key, unisystem_sheet.ATTRIBUTE_MIN) for key in ATTRIBUTE_KEYS}
+    request["combat_skills"] = combat[: unisystem_rolls.MAX_GROUP]
+    request["mental_skills"] = mental[: unisystem_rolls.MAX_GROUP]
     return request
 
 
@@ -82,8 +84,8 @@ def for_traits(traits: Iterable, overrides: Mapping | None) -> Scores:
         computed = outcome["scores"][key]["score"] if outcome else None
         override = overrides.get(key)
         value = override if override is not None else computed
-        levels = unisystem.success_levels(value) if value is not None else 0
-        needs = unisystem.score_needs(value) if value is not None else {}
+        levels = unisystem_rolls.success_levels(value) if value is not None else 0
+        needs = unisystem_situations.score_needs(value) if value is not None else {}
         items.append(
             Score(
                 key=key,
@@ -92,7 +94,7 @@ def for_traits(traits: Iterable, overrides: Mapping | None) -> Scores:
                 override=override,
                 value=value,
                 levels=levels,
-                level_name=unisystem.level_name(levels),
+                level_name=unisystem_rolls.level_name(levels),
                 acting=needs.get("acting"),
                 defending=needs.get("defending"),
             )

@@ -30,11 +30,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from campaigns.permissions import get_campaign_for_user
-from rules import odds, unisystem
+from rules import odds
 from rules.kit.dice import parse_die
 from rules.kit.errors import RulesError
 from rules.serenity import actions as serenity_actions
 from rules.smallville import actions as smallville_actions
+from rules.unisystem import rolls as unisystem_rolls
 
 from .svg import Bar, odds_chart, percent
 
@@ -278,7 +279,7 @@ def personae(
 
 def uni_modifier(request: Mapping) -> int:
     """UNI-1: everything added to the d10, as the rules read the request."""
-    spec = unisystem.parse_roll_spec(request)
+    spec = unisystem_rolls.parse_roll_spec(request)
     return sum(term.value for term in spec.terms)
 
 

@@ -36,7 +36,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import unisystem
 from rules.cortex_slots import rolls as cortex_slots_rolls
 from rules.kit.errors import RulesError
 from rules.personae import reading as personae_reading
@@ -44,6 +43,8 @@ from rules.registry import get_system
 from rules.serenity import actions as serenity_actions
 from rules.smallville import actions as smallville_actions
 from rules.smallville import sheet as smallville_sheet
+from rules.unisystem import rolls as unisystem_rolls
+from rules.unisystem import sheet as unisystem_sheet
 
 # Groups a player can click, per system (the others are the opposition's or the scene's).
 CLICKABLE: dict[str, tuple[str, ...]] = {
@@ -75,7 +76,9 @@ UNI_KINDS = (
     ("difficult_test", "Difficult Test: attribute once"),
     ("two_attributes", "Two attributes"),
 )
-UNI_DIFFICULTIES = tuple((key, d.label, d.default) for key, d in unisystem.DIFFICULTIES.items())
+UNI_DIFFICULTIES = tuple(
+    (key, d.label, d.default) for key, d in unisystem_rolls.DIFFICULTIES.items()
+)
 MAX_PLOT_POINTS_IN_ROLL = 20
 # Systems whose pools take scene and session Assets (SER-1, SER-10; CTX-1, CTX-7).
 TABLE_ASSET_SYSTEMS = ("serenity", "cortex_slots")
@@ -567,12 +570,14 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
         # UNI-4: the task's difficulty is the one the GM set for the scene.
         shown, secret = _table_difficulty(pool)
         difficulty = str(shown.get("preset") or "") if shown is not None else ""
-        preset = unisystem.DIFFICULTIES.get(difficulty)
+        preset = unisystem_rolls.DIFFICULTIES.get(difficulty)
         if preset is not None:
             preset_value = shown["value"]
         label = ""
         if preset is not None:
-            shown_value = f"+{preset_value}" if preset_value > 0 else unisystem.signed(preset_value)
+            shown_value = (
+                f"+{preset_value}" if preset_value > 0 else unisystem_rolls.signed(preset_value)
+            )
             label = f"{preset.label} ({shown_value})"
         pool.options.update(
             from_table=True,
@@ -584,7 +589,7 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
             pool.notes.append(SECRET_DIFFICULTY_NOTE)
     else:
         difficulty = str(data.get("difficulty") or "")
-        preset = unisystem.DIFFICULTIES.get(difficulty)
+        preset = unisystem_rolls.DIFFICULTIES.get(difficulty)
     pool.options.update(kind=kind, difficulty=difficulty if preset else "", modifier=modifier)
     for _, _, choices in pool.groups:
         for c in choices:
@@ -603,7 +608,7 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
         "name": character[:60],
         "kind": kind,
         "attribute": first.rating or 1,
-        "attribute_name": first.name if first.name in unisystem.ATTRIBUTES else None,
+        "attribute_name": first.name if first.name in unisystem_sheet.ATTRIBUTES else None,
     }
     if request["attribute_name"] is None:
         del request["attribute_name"]
@@ -616,7 +621,7 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
     if kind == "two_attributes":
         second = attributes[1]
         request["second_attribute"] = second.rating or 1
-        if second.name in unisystem.ATTRIBUTES:
+        if second.name in unisystem_sheet.ATTRIBUTES:
             request["second_attribute_name"] = second.name
     if preset is not None:
         request["difficulty"] = difficulty
@@ -631,7 +636,7 @@ def _unisystem(pool, chosen, by_id, data, counters, character, target, traits=()
     ]
     if named:
         request["modifiers"] = named
-    _check(pool, request, lambda r: unisystem.parse_modifiers(r))
+    _check(pool, request, lambda r: unisystem_rolls.parse_modifiers(r))
 
 
 def _choices(pool: Pool) -> list[Choice]:

@@ -1,4 +1,5 @@
-"""Personae's character sheet: attributes, skills linked to them, and the counters the table keeps (Potential Threshold, criticals, development)."""
+"""Personae's character sheet: attributes, skills linked to them, and the counters the
+table keeps (Potential Threshold, criticals, development)."""
 
 from __future__ import annotations
 

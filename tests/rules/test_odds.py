@@ -965,7 +965,7 @@ def chains(action, request: dict, depth: int, key: Callable) -> tuple[Counter, F
 
 
 def test_unisystem_resolver_agrees():
-    """UNI-1, UNI-3, UNI-6, UNI-7 (`task`) and UNI-5 (`resisted`) of rules/unisystem.py."""
+    """UNI-1, UNI-3, UNI-6, UNI-7 (`task`) and UNI-5 (`resisted`) of rules/unisystem/."""
     from rules import unisystem
 
     task = {"kind": "simple_test", "attribute": 3, "modifier": -1}

@@ -17,6 +17,18 @@ from rules.kit.actions import resolve, roll
 from rules.kit.errors import FaceError, RulesError
 from rules.kit.faces import DrawnFaces, RecordedFaces
 from rules.mechanics import for_system
+from rules.unisystem.actions import MALCOLM_LEAP, ROBIN_AND_THE_ZOMBIE, ROLL_SCHEMA, TYPICAL_VAMPIRE
+from rules.unisystem.rolls import (
+    DIFFICULTIES,
+    ROLL_KINDS,
+    D10Roll,
+    level_name,
+    resisted_result,
+    roll_d10,
+    success_levels,
+)
+from rules.unisystem.sheet import ATTRIBUTES
+from rules.unisystem.situations import HORROR_RULES, jump_distances, panic, score_needs
 
 ACTIONS = uni.ACTIONS
 
@@ -25,9 +37,9 @@ def run(name: str, request: dict, faces=()) -> dict:
     return resolve(ACTIONS[name], request, list(faces))
 
 
-def d10(faces: list[int]) -> uni.D10Roll:
+def d10(faces: list[int]) -> D10Roll:
     source = RecordedFaces(faces)
-    result = uni.roll_d10(source)
+    result = roll_d10(source)
     source.finish()
     return result
 
@@ -121,7 +133,7 @@ def test_uni6_uni7_chains_are_capped(start):
 @settings(max_examples=200)
 def test_uni6_uni7_drawn_chain_replays_and_stays_in_bounds(seed):
     drawn = DrawnFaces(random.Random(seed))
-    result = uni.roll_d10(drawn)
+    result = roll_d10(drawn)
     assert d10(drawn.faces) == result
     assert [entry["face"] for entry in result.dice()] == drawn.faces
     first = drawn.faces[0]
@@ -168,20 +180,20 @@ def test_uni6_uni7_drawn_chain_replays_and_stays_in_bounds(seed):
     ],
 )
 def test_uni3_success_level_table(total, levels, name):
-    assert uni.success_levels(total) == levels
-    assert uni.level_name(levels) == name
+    assert success_levels(total) == levels
+    assert level_name(levels) == name
 
 
 @given(st.integers(-500, 500), st.integers(-500, 500))
 def test_uni3_success_levels_are_monotonic_in_the_total(a, b):
     low, high = sorted((a, b))
-    assert uni.success_levels(low) <= uni.success_levels(high)
-    assert (uni.success_levels(a) > 0) == (a >= 9)
+    assert success_levels(low) <= success_levels(high)
+    assert (success_levels(a) > 0) == (a >= 9)
 
 
 @given(st.integers(36, 1000))
 def test_uni3_one_more_level_per_three_points_past_god_like(total):
-    assert uni.success_levels(total) == 10 + (total - 33) // 3
+    assert success_levels(total) == 10 + (total - 33) // 3
 
 
 # ---------------------------------------------------------------------------
@@ -189,7 +201,7 @@ def test_uni3_one_more_level_per_three_points_past_god_like(total):
 
 
 def test_uni1_worked_example_malcolm_leaps_between_buildings():
-    outcome = run("task", uni.MALCOLM_LEAP, [10, 10, 3])
+    outcome = run("task", MALCOLM_LEAP, [10, 10, 3])
     assert outcome["roll"] == 15
     assert outcome["total"] == 13
     assert outcome["success"] is True
@@ -340,7 +352,7 @@ def test_uni4_invalid_modifiers_are_refused(fields):
 
 
 def test_uni5_worked_example_robin_wrestles_the_zombie():
-    outcome = run("resisted", uni.ROBIN_AND_THE_ZOMBIE, [1, 3, 7])
+    outcome = run("resisted", ROBIN_AND_THE_ZOMBIE, [1, 3, 7])
     robin, zombie = outcome["attacker"], outcome["defender"]
     assert (robin["roll"], robin["total"], robin["success"]) == (-2, 6, False)
     assert (zombie["roll"], zombie["total"], zombie["success"]) == (7, 17, True)
@@ -368,12 +380,12 @@ def test_uni5_worked_example_robin_wrestles_the_zombie():
     ],
 )
 def test_uni5_who_wins(attacker, defender, has_defender, result):
-    assert uni.resisted_result(attacker, defender, has_defender=has_defender) == result
+    assert resisted_result(attacker, defender, has_defender=has_defender) == result
 
 
 @given(st.integers(-50, 80), st.integers(-50, 80), st.booleans())
 def test_uni5_winner_is_a_success_and_no_worse(attacker, defender, has_defender):
-    result = uni.resisted_result(attacker, defender, has_defender=has_defender)
+    result = resisted_result(attacker, defender, has_defender=has_defender)
     if result == "attacker wins":
         assert attacker >= 9 and (defender < 9 or attacker > defender)
     elif result == "defender wins":
@@ -442,7 +454,7 @@ def test_uni5_errors_name_the_side():
 
 
 def test_uni8_worked_example_typical_vampire():
-    outcome = run("ability_scores", uni.TYPICAL_VAMPIRE)
+    outcome = run("ability_scores", TYPICAL_VAMPIRE)
     scores = outcome["scores"]
     assert (scores["muscle"]["score"], scores["combat"]["score"], scores["brains"]["score"]) == (
         16,
@@ -458,22 +470,22 @@ def test_uni8_worked_example_typical_vampire():
 
 
 def test_uni8_averages_round_down():
-    request = {**uni.TYPICAL_VAMPIRE, "intelligence": 3, "combat_skills": [3, 2], "bonuses": []}
+    request = {**TYPICAL_VAMPIRE, "intelligence": 3, "combat_skills": [3, 2], "bonuses": []}
     outcome = run("ability_scores", request)
     assert outcome["scores"]["brains"]["score"] == 2 + 2 + 6  # (3+2+2)//3 = 2
     assert outcome["scores"]["combat"]["score"] == 4 + 2 + 6  # (3+2)//2 = 2
 
 
 def test_uni8_uni9_combat_17_adds_five_levels_to_damage():
-    request = {**uni.TYPICAL_VAMPIRE, "dexterity": 7, "combat_skills": [4], "bonuses": []}
+    request = {**TYPICAL_VAMPIRE, "dexterity": 7, "combat_skills": [4], "bonuses": []}
     combat = run("ability_scores", request)["scores"]["combat"]
     assert (combat["score"], combat["levels"], combat["level_name"]) == (17, 5, "Excellent")
     assert run("damage", {"base_damage": 4, "attack_total": 17})["damage"] == 9
 
 
 def test_uni8_score_needs_a_success_when_acting():
-    assert uni.score_needs(7) == {"acting": 9, "defending": None}
-    assert uni.score_needs(12) == {"acting": 13, "defending": 12}
+    assert score_needs(7) == {"acting": 9, "defending": None}
+    assert score_needs(12) == {"acting": 13, "defending": 12}
 
 
 # ---------------------------------------------------------------------------
@@ -760,7 +772,7 @@ def test_uni13_a_finished_chase_cannot_go_on(lead, message):
     ],
 )
 def test_uni14_jump_table(strength, feet, yards):
-    assert uni.jump_distances(strength) == (feet, yards)
+    assert jump_distances(strength) == (feet, yards)
 
 
 def test_uni14_seed_vampire_clears_a_fifteen_foot_gap():
@@ -805,7 +817,7 @@ def test_uni14_roll_or_score_not_both():
 def test_uni1_sheet_template():
     template = uni.SHEET_TEMPLATE
     attributes = template.group("attributes")
-    assert attributes.fixed_names == uni.ATTRIBUTES and attributes.kind == "rating"
+    assert attributes.fixed_names == ATTRIBUTES and attributes.kind == "rating"
     assert {g.key for g in template.groups} == {"attributes", "skills", "qualities", "drawbacks"}
     assert template.group("qualities").max_rating > 0 and template.group("drawbacks").min_rating < 0
     assert {"drama_points", "life_points"} <= {c.key for c in template.counters}
@@ -819,24 +831,27 @@ def test_decisions_name_unisystem_mechanics():
         assert texts and all(text.startswith("Decision: ") for text in texts)
 
 
+RULES_MODULES = [p for p in Path(uni.__file__).parent.glob("*.py") if p.name != "mechanics.py"]
+
+
 def test_every_mechanic_is_named_in_a_docstring():
-    tree = ast.parse(Path(uni.__file__).read_text())
     docstrings = " ".join(
         ast.get_docstring(node) or ""
-        for node in ast.walk(tree)
+        for path in RULES_MODULES
+        for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
     )
     named = set(re.findall(r"UNI-\d+", docstrings))
     assert {mechanic.id for mechanic in for_system("unisystem")} <= named
 
 
-def test_the_rules_module_imports_only_the_standard_library():
-    tree = ast.parse(Path(uni.__file__).read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            assert all(alias.name.split(".")[0] in {"dataclasses"} for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0:
-            assert node.module in {"__future__", "collections.abc", "dataclasses", "typing"}
+def test_the_rules_package_imports_only_the_standard_library():
+    for path in Path(uni.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                assert all(alias.name.split(".")[0] in {"dataclasses"} for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                assert node.module in {"__future__", "collections.abc", "dataclasses", "typing"}
 
 
 @pytest.mark.parametrize("name", sorted(ACTIONS))
@@ -1024,7 +1039,7 @@ def test_uni3_level_boundaries():
         -4: 0,
     }
     for total, levels in table.items():
-        assert uni.success_levels(total) == levels, total
+        assert success_levels(total) == levels, total
 
 
 def test_uni4_named_modifier_presets():
@@ -1215,7 +1230,7 @@ def test_uni12_panic_table_boundaries():
         -7: "Total Terror",
     }
     for total, row in expected.items():
-        got = uni.panic(total)
+        got = panic(total)
         assert (got["result"] if got else None) == row, total
 
 
@@ -1260,7 +1275,7 @@ def test_uni14_jump_table_rows_and_the_acrobatics_bonus():
         13: (16, 13),
     }
     for strength, distances in table.items():
-        assert uni.jump_distances(strength) == distances, strength
+        assert jump_distances(strength) == distances, strength
     out = resolve(
         ACTIONS["jump"],
         {
@@ -1279,12 +1294,12 @@ def test_uni14_jump_table_rows_and_the_acrobatics_bonus():
 
 
 def random_roll(rng: random.Random, name: str | None = None) -> dict:
-    kind = rng.choice(list(uni.ROLL_KINDS))
+    kind = rng.choice(list(ROLL_KINDS))
     request: dict = {"kind": kind, "attribute": rng.randint(1, 8)}
     if name:
         request["name"] = name
     if rng.random() < 0.5:
-        request["attribute_name"] = rng.choice(uni.ATTRIBUTES)
+        request["attribute_name"] = rng.choice(ATTRIBUTES)
     if kind == "task":
         request["skill"] = rng.randint(0, 6)
         if request["skill"] == 0:
@@ -1293,10 +1308,10 @@ def random_roll(rng: random.Random, name: str | None = None) -> dict:
     elif kind == "two_attributes":
         request["second_attribute"] = rng.randint(1, 8)
     if rng.random() < 0.4:
-        preset = rng.choice(list(uni.DIFFICULTIES))
+        preset = rng.choice(list(DIFFICULTIES))
         request["difficulty"] = preset
         if rng.random() < 0.5:
-            limits = uni.DIFFICULTIES[preset]
+            limits = DIFFICULTIES[preset]
             request["difficulty_modifier"] = rng.randint(limits.lowest, limits.highest)
     if rng.random() < 0.4:
         request["modifier"] = rng.randint(-10, 10)
@@ -1356,7 +1371,7 @@ def random_request(name: str, rng: random.Random) -> dict:
             "splatter": rng.randint(0, 4),
             "sudden": rng.random() < 0.5,
             "familiar": rng.random() < 0.2,
-            "horror_rule": rng.choice(uni.HORROR_RULES),
+            "horror_rule": rng.choice(HORROR_RULES),
             "turns_panicking": rng.randint(0, 3),
         }
     if name == "movement":
@@ -1376,10 +1391,10 @@ def random_request(name: str, rng: random.Random) -> dict:
     if name == "set_difficulty":
         if rng.random() < 0.2:
             return {"clear": True}
-        preset = rng.choice(list(uni.DIFFICULTIES))
+        preset = rng.choice(list(DIFFICULTIES))
         request = {"difficulty": preset}
         if rng.random() < 0.5:
-            limits = uni.DIFFICULTIES[preset]
+            limits = DIFFICULTIES[preset]
             request["difficulty_modifier"] = rng.randint(limits.lowest, limits.highest)
         return request
     raise AssertionError(f"no request generator for {name}")
@@ -1437,7 +1452,7 @@ def test_fuzz_arbitrary_requests_never_crash(name, request, faces):
 # Keys that the request schemas and sub-requests use, so mutations hit real fields.
 FIELD_NAMES = sorted(
     {key for action in ACTIONS.values() for key in action.schema}
-    | set(uni.ROLL_SCHEMA)
+    | set(ROLL_SCHEMA)
     | {"score", "score_name", "value"}
 )
 

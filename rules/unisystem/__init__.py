@@ -1,0 +1,23 @@
+"""Unisystem (CharLoft RPG), seed 004: one d10 plus traits against a target of 9.
+
+Everything about the game is declared in this package: its mechanics and rules
+IDs (`mechanics`), its sheet (`sheet`), the roll (`rolls`), what is built on it
+(`situations`), its actions (`actions`) and the app's readings of the rules
+(`decisions`). The registry reads the names below.
+"""
+
+from .actions import ACTIONS
+from .decisions import DECISIONS
+from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
+from .sheet import SHEET_TEMPLATE
+
+__all__ = [
+    "ACTIONS",
+    "DECISIONS",
+    "MECHANICS",
+    "NAME",
+    "PREFIX",
+    "SHEET_TEMPLATE",
+    "SLUG",
+    "SOURCE",
+]

@@ -1,0 +1,82 @@
+"""Unisystem's character sheet: six attributes, skills, Qualities and Drawbacks, Drama
+Points and Life Points."""
+
+from __future__ import annotations
+
+from ..kit.sheet import Counter, SheetTemplate, TraitGroup
+
+ATTRIBUTES = ("Strength", "Dexterity", "Constitution", "Intelligence", "Perception", "Willpower")
+ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 30
+SKILL_MAX = 15
+NAMED_MODIFIER_LIMIT = 20
+LIFE_POINTS_MIN, LIFE_POINTS_MAX = -99, 999
+
+
+SHEET_TEMPLATE = SheetTemplate(
+    groups=(
+        TraitGroup(
+            key="attributes",
+            label="Attributes",
+            kind="rating",
+            min_rating=ATTRIBUTE_MIN,
+            max_rating=ATTRIBUTE_MAX,
+            default_rating=2,
+            fixed_names=ATTRIBUTES,
+            help="2 is an average human; supernatural beings go higher.",
+        ),
+        TraitGroup(
+            key="skills",
+            label="Skills",
+            kind="rating",
+            min_rating=0,
+            max_rating=SKILL_MAX,
+            default_rating=0,
+            flags=("combat", "mental"),
+            help=(
+                "0 is unskilled: you may still try, at the GM's say-so. Mark combat and "
+                "mental skills: a Guest Star's Combat and Brains scores average them (UNI-8)."
+            ),
+        ),
+        TraitGroup(
+            key="qualities",
+            label="Qualities",
+            kind="rating",
+            min_rating=-NAMED_MODIFIER_LIMIT,
+            max_rating=NAMED_MODIFIER_LIMIT,
+            default_rating=0,
+            help="The rating is the modifier the Quality gives to the rolls it helps.",
+        ),
+        TraitGroup(
+            key="drawbacks",
+            label="Drawbacks",
+            kind="rating",
+            min_rating=-NAMED_MODIFIER_LIMIT,
+            max_rating=NAMED_MODIFIER_LIMIT,
+            default_rating=0,
+            help="The rating is the modifier the Drawback gives to the rolls it hinders.",
+        ),
+    ),
+    counters=(
+        Counter(
+            "drama_points", "Drama Points", 0, 99, 0, "spent for bonuses and luck", table_owned=True
+        ),
+        Counter(
+            "life_points",
+            "Life Points",
+            LIFE_POINTS_MIN,
+            LIFE_POINTS_MAX,
+            0,
+            "damage subtracts from these; healing adds back",
+            table_owned=True,  # UNI-9
+        ),
+        Counter(
+            "max_life_points",
+            "Maximum Life Points",
+            0,
+            LIFE_POINTS_MAX,
+            0,
+            "healing never goes past this",
+        ),
+    ),
+    npc_kinds=("guest_star", "adversary"),
+)
