@@ -16,7 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import odds  # noqa: E402
+from rules.kit import cortex_odds  # noqa: E402
+from rules.personae import odds as personae_odds  # noqa: E402
+from rules.unisystem import odds as uni_odds  # noqa: E402
 
 MIXED_5 = [4, 6, 8, 10, 12]
 MIXED_12 = [4, 6, 8, 10, 12, 4, 6, 8, 10, 12, 6, 8]
@@ -26,35 +28,37 @@ GM_6 = [8, 8, 6, 6, 10, 4]
 
 
 def _opposed() -> object:
-    return odds.chance_pool_beats(odds.serenity_outcomes(PLAYER_6), odds.serenity_outcomes(GM_6))
+    return cortex_odds.chance_pool_beats(
+        cortex_odds.serenity_outcomes(PLAYER_6), cortex_odds.serenity_outcomes(GM_6)
+    )
 
 
 CASES: dict[str, tuple[str, float, Callable[[], object]]] = {
     "cortex_joint_5": (
         "(result, effect) of d4 d6 d8 d10 d12",
         5.0,
-        lambda: odds.serenity_outcomes(MIXED_5),
+        lambda: cortex_odds.serenity_outcomes(MIXED_5),
     ),
     "cortex_joint_12": (
         "(result, effect) of 12 mixed dice",
         3.0,
-        lambda: odds.serenity_outcomes(MIXED_12),
+        lambda: cortex_odds.serenity_outcomes(MIXED_12),
     ),
     "cortex_joint_20": (
         "(result, effect) of four each d4…d12",
         5.0,
-        lambda: odds.serenity_outcomes(MIXED_20),
+        lambda: cortex_odds.serenity_outcomes(MIXED_20),
     ),
     "cortex_opposed_6v6": ("P(6 dice beat 6 dice)", 2.0, _opposed),
     "personae_10v10": (
         "10d10+3 vs 10d10+2, all grades",
         5.0,
-        lambda: odds.challenge_odds(10, 3, 10, 2, critical_cap=3),
+        lambda: personae_odds.challenge_odds(10, 3, 10, 2, critical_cap=3),
     ),
     "unisystem_resisted": (
         "resisted +8 vs +10, open-ended",
         2.0,
-        lambda: odds.resisted_chances(8, 10),
+        lambda: uni_odds.resisted_chances(8, 10),
     ),
 }
 
@@ -63,7 +67,7 @@ def median_ms(compute: Callable[[], object], repeat: int) -> float:
     """Median wall time of `repeat` cold runs, in milliseconds."""
     times = []
     for _ in range(repeat):
-        odds.clear_caches()
+        cortex_odds.clear_caches()
         start = time.perf_counter()
         compute()
         times.append((time.perf_counter() - start) * 1000)

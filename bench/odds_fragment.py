@@ -63,7 +63,7 @@ def main() -> int:
     from django.contrib.auth import get_user_model
 
     from campaigns import services
-    from rules import odds
+    from rules.kit import cortex_odds
 
     user = get_user_model().objects.create_user(username="bench", password="bench-password")
     client = Client()
@@ -77,11 +77,11 @@ def main() -> int:
             )
         url = f"/c/{campaigns[system].pk}/odds/"
         for _ in range(5):  # warm up imports and templates
-            odds.clear_caches()
+            cortex_odds.clear_caches()
             client.get(url, params)
         timings = []
         for _ in range(args.runs):
-            odds.clear_caches()
+            cortex_odds.clear_caches()
             start = time.perf_counter()
             response = client.get(url, params)
             timings.append((time.perf_counter() - start) * 1000)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from . import cortex_slots, mechanics, odds, personae, serenity, smallville, unisystem
+from . import cortex_slots, mechanics, personae, serenity, smallville, unisystem
 from .kit.actions import Action
 from .kit.errors import RulesError
 from .kit.sheet import SheetTemplate
@@ -55,12 +55,10 @@ def _build(slug: str, module: ModuleType) -> GameSystem:
 
 
 def _decisions(slug: str, module: ModuleType) -> dict[str, tuple[str, ...]]:
-    """The system module's own decisions, then the odds engine's for this system's IDs."""
-    prefix = mechanics.SYSTEM_PREFIXES[slug] + "-"
-    merged: dict[str, list[str]] = {k: list(v) for k, v in getattr(module, "DECISIONS", {}).items()}
-    for mechanic_id, texts in odds.DECISIONS.items():
-        if mechanic_id.startswith(prefix):
-            merged.setdefault(mechanic_id, []).extend(texts)
+    """The game's own decisions, then its odds' decisions."""
+    merged: dict[str, list[str]] = {k: list(v) for k, v in module.DECISIONS.items()}
+    for mechanic_id, texts in module.ODDS_DECISIONS.items():
+        merged.setdefault(mechanic_id, []).extend(texts)
     return {k: tuple(v) for k, v in merged.items()}
 
 

@@ -30,11 +30,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from campaigns.permissions import get_campaign_for_user
-from rules import odds
+from rules.cortex_slots import odds as slots_odds
+from rules.kit import cortex_odds, odds
 from rules.kit.dice import parse_die
 from rules.kit.errors import RulesError
+from rules.personae import odds as personae_odds
 from rules.serenity import actions as serenity_actions
+from rules.serenity import odds as serenity_odds
 from rules.smallville import actions as smallville_actions
+from rules.smallville import odds as smallville_odds
+from rules.unisystem import odds as uni_odds
 from rules.unisystem import rolls as unisystem_rolls
 
 from .svg import Bar, odds_chart, percent
@@ -142,39 +147,39 @@ def cortex_family(
     view = OddsView(title=title or f"Odds for {' '.join(str(d) for d in dice)}")
     if system == "cortex_slots":
         totals, success = _slots(dice, big_hero, target)
-        hitches = odds.hitch_odds(dice)
+        hitches = slots_odds.hitch_odds(dice)
         view.lines.append(f"{percent(hitches.at_least_one)} chance of at least one hitch")
         view.lines.append(f"{percent(hitches.three_or_more)} chance of a botch (3+ hitches)")
         if vs:
-            view.chance = odds.slots_beats_gm_chance(dice, vs, big_hero=big_hero)
+            view.chance = slots_odds.slots_beats_gm_chance(dice, vs, big_hero=big_hero)
         elif target is not None:
             view.chance = success
         what = "total"
     else:
         extra = plot_points
         if system == "smallville":
-            outcomes = odds.smallville_outcomes(dice, side or [], extra=extra)
-            ones = odds.ones_odds(dice)
+            outcomes = smallville_odds.smallville_outcomes(dice, side or [], extra=extra)
+            ones = cortex_odds.ones_odds(dice)
             view.lines.append(
                 f"{percent(ones.all_ones)} chance every main die shows 1 (fails outright)"
             )
         else:
-            outcomes = odds.serenity_outcomes(dice, extra=extra)
-            ones = odds.ones_odds(dice)
+            outcomes = cortex_odds.serenity_outcomes(dice, extra=extra)
+            ones = cortex_odds.ones_odds(dice)
         view.lines.insert(0, f"{percent(ones.at_least_one)} chance of at least one complication")
-        totals = odds.results(outcomes)
+        totals = cortex_odds.results(outcomes)
         if vs:
             theirs = (
-                odds.smallville_outcomes(vs)
+                smallville_odds.smallville_outcomes(vs)
                 if system == "smallville"
-                else odds.serenity_outcomes(vs)
+                else cortex_odds.serenity_outcomes(vs)
             )
-            view.chance = odds.chance_pool_beats(outcomes, theirs)
+            view.chance = cortex_odds.chance_pool_beats(outcomes, theirs)
             if system == "serenity":
-                extra_chance = odds.chance_extraordinary(outcomes, theirs)
+                extra_chance = serenity_odds.chance_extraordinary(outcomes, theirs)
                 view.lines.append(f"{percent(extra_chance)} chance of an extraordinary success")
         elif target is not None:
-            view.chance = odds.chance_above(outcomes, target)
+            view.chance = cortex_odds.chance_above(outcomes, target)
             if system == "serenity":
                 extraordinary = outcomes.chance_if(lambda key: key[0] >= target + 5)
                 view.lines.append(
@@ -196,10 +201,10 @@ def cortex_family(
 
 
 def _slots(dice: list, big_hero: object, target: int | None):
-    """CTX-2, CTX-4, CTX-6 from ONE pass of rules.odds.slots_outcomes (it is the costly part):
-    the chart's totals as rules.odds.slots_placed_outcomes proposes them, and the chance
-    of success as rules.odds.slots_success_chance counts it (the tests check both)."""
-    outcomes = odds.slots_outcomes(dice)
+    """CTX-2, CTX-4, CTX-6 from ONE pass of rules.cortex_slots.odds.slots_outcomes (it is the
+    costly part): the chart's totals as slots_placed_outcomes proposes them, and the chance
+    of success as slots_success_chance counts it (the tests check both)."""
+    outcomes = slots_odds.slots_outcomes(dice)
     hero = None
     if big_hero is not None:
         size = parse_die(big_hero).size
@@ -212,7 +217,7 @@ def _slots(dice: list, big_hero: object, target: int | None):
         return total + face
 
     totals = (
-        odds.results(outcomes)
+        cortex_odds.results(outcomes)
         if hero is None
         else odds.product_distribution(outcomes, hero, placed)
     )
@@ -252,13 +257,13 @@ def personae(
     view = OddsView(title=title or f"Odds for {dice}d10 + {bonus}")
     chances = _highest_plus(dice, bonus)
     if reactor is not None:
-        grades = odds.challenge_odds(
+        grades = personae_odds.challenge_odds(
             dice, bonus, reactor[0], reactor[1], critical_cap=critical_room
         )
         against = f"a reactor rolling {max(reactor[0], 1)}d10 + {reactor[1]}"
         first = None
     elif difficulty is not None:
-        grades = odds.number_odds(dice, bonus, difficulty, critical_cap=critical_room)
+        grades = personae_odds.number_odds(dice, bonus, difficulty, critical_cap=critical_room)
         against = str(difficulty)
         first = difficulty + 1
     else:
@@ -292,7 +297,7 @@ def unisystem_odds(
     title: str = "",
 ) -> OddsView:
     """UNI-1, UNI-3, UNI-5, UNI-6, UNI-7: the open-ended total, success at 9 or a contest."""
-    law = odds.total_law(modifier)
+    law = uni_odds.total_law(modifier)
     view = OddsView(title=title or f"Odds for d10 {modifier:+d}")
     low, high = UNI_WINDOW
     low, high = min(low, modifier - 4), max(high, modifier + 16)
@@ -300,7 +305,7 @@ def unisystem_odds(
     beyond = law.at_least(high + 1)
     rows = odds.chart_rows(window, beyond=beyond)
     if vs_modifier is not None:
-        resisted = odds.resisted_chances(modifier, vs_modifier)
+        resisted = uni_odds.resisted_chances(modifier, vs_modifier)
         view.chance = resisted.attacker_wins
         view.summary = f"{percent(resisted.attacker_wins)} to win against d10 {vs_modifier:+d}."
         view.lines = [
@@ -309,14 +314,14 @@ def unisystem_odds(
         ]
         first = None
     elif vs_score is not None:
-        view.chance = odds.against_score(modifier, vs_score, defending=False)
+        view.chance = uni_odds.against_score(modifier, vs_score, defending=False)
         view.summary = f"{percent(view.chance)} to beat an Ability Score of {vs_score}."
         target = max(target, vs_score + 1)
         first = target
     else:
         view.chance = law.at_least(target)
         view.summary = f"{percent(view.chance)} to reach {target}."
-        levels = odds.success_level_odds(modifier, up_to=5)
+        levels = uni_odds.success_level_odds(modifier, up_to=5)
         view.lines = [
             f"{percent(p)} for {level} success level{'s' if level != 1 else ''}"
             for level, p in levels.chances.items()

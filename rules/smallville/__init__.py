@@ -1,13 +1,14 @@
 """Smallville (seed 002): free and paid dice, a side pool of Resources, the Trouble Pool.
 
 Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), its actions (`actions`) and the app's
+IDs (`mechanics`), its sheet (`sheet`), its actions (`actions`), its odds (`odds`) and the app's
 readings of the rules (`decisions`). The registry reads the names below.
 """
 
 from .actions import ACTIONS, GAME
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
+from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "GAME",
     "MECHANICS",
     "NAME",
+    "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",

@@ -2,13 +2,14 @@
 
 Everything about the game is declared in this package: its mechanics and rules
 IDs (`mechanics`), its sheet (`sheet`), the roll (`rolls`), what is built on it
-(`situations`), its actions (`actions`) and the app's readings of the rules
+(`situations`), its actions (`actions`), its odds (`odds`) and the app's readings of the rules
 (`decisions`). The registry reads the names below.
 """
 
 from .actions import ACTIONS
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
+from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "DECISIONS",
     "MECHANICS",
     "NAME",
+    "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",

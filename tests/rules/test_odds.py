@@ -1,9 +1,10 @@
-"""Exact odds (rules/odds.py) against brute force, icepool, random rolls and the resolvers.
+"""Exact odds (the kit's Cortex engine, each game's odds module) against brute force, icepool,
+random rolls and the resolvers.
 
 Every check compares exact Fractions or integer counts. The brute-force
 references below are written from rules.md alone (SER-2, SER-4, SER-5, SER-8,
 SER-10, SMV-7, SMV-8, SMV-9, CTX-2, CTX-4, CTX-6, CTX-8, PER-1 … PER-5, UNI-3,
-UNI-5, UNI-6, UNI-7), with the readings recorded in rules.odds.DECISIONS; the
+UNI-5, UNI-6, UNI-7), with the readings recorded in each game's ODDS_DECISIONS; the
 last section runs the system modules' own `resolve` on enumerated faces.
 """
 
@@ -21,9 +22,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import odds
+from rules.cortex_slots import odds as slots_odds
+from rules.kit import cortex_odds, odds
 from rules.kit.dice import SIZES, Die
 from rules.kit.errors import RulesError
+from rules.personae import odds as personae_odds
+from rules.serenity import odds as serenity_odds
+from rules.smallville import odds as smallville_odds
+from rules.unisystem import odds as uni_odds
 
 # --------------------------------------------------------------------------- references
 
@@ -261,7 +267,7 @@ def test_serenity_joint_matches_brute_force_for_every_small_pool(serenity_brute)
     for (pool, extra), expected in serenity_brute.items():
         if extra == ONES:
             continue
-        outcomes = odds.serenity_outcomes(pool, extra=extra)
+        outcomes = cortex_odds.serenity_outcomes(pool, extra=extra)
         assert outcomes.total == math.prod(pool)
         assert nonzero(outcomes) == dict(expected), (pool, extra)
 
@@ -272,15 +278,15 @@ def test_serenity_derived_chances_match_brute_force(serenity_brute):
     for (pool, extra), expected in serenity_brute.items():
         total = math.prod(pool)
         if extra == ONES:
-            got = odds.ones_odds(pool)
+            got = cortex_odds.ones_odds(pool)
             assert got.at_least_one == Fraction(total - expected[0], total)
             assert got.expected == Fraction(sum(k * n for k, n in expected.items()), total)
             assert got.all_ones == Fraction(expected[len(pool)], total)
             continue
-        outcomes = odds.serenity_outcomes(pool, extra=extra)
+        outcomes = cortex_odds.serenity_outcomes(pool, extra=extra)
         for target in range(-1, 12 * (2 + extra) + 1):
             beats = sum(n for (result, _), n in expected.items() if result > target)
-            assert odds.chance_above(outcomes, target) == Fraction(beats, total)
+            assert cortex_odds.chance_above(outcomes, target) == Fraction(beats, total)
 
 
 def test_pool_against_pool_matches_brute_force(serenity_brute):
@@ -296,27 +302,30 @@ def test_pool_against_pool_matches_brute_force(serenity_brute):
         total = math.prod(ours) * math.prod(theirs)
         wins = sum(a * b for x, a in mine.items() for y, b in other.items() if x > y)
         big = sum(a * b for x, a in mine.items() for y, b in other.items() if x >= y + 5)
-        ours_odds, theirs_odds = odds.serenity_outcomes(ours), odds.serenity_outcomes(theirs)
-        assert odds.chance_pool_beats(ours_odds, theirs_odds) == Fraction(wins, total)
-        assert odds.chance_extraordinary(ours_odds, theirs_odds) == Fraction(big, total)
+        ours_odds, theirs_odds = (
+            cortex_odds.serenity_outcomes(ours),
+            cortex_odds.serenity_outcomes(theirs),
+        )
+        assert cortex_odds.chance_pool_beats(ours_odds, theirs_odds) == Fraction(wins, total)
+        assert serenity_odds.chance_extraordinary(ours_odds, theirs_odds) == Fraction(big, total)
 
 
 def test_serenity_worked_example():
     """SER-4: d10=9, d8=8, d6=6, d12=2 → result 17, effect d6 (not the d12)."""
     assert reference_serenity((10, 8, 6, 12), (9, 8, 6, 2), 0) == (17, 6)
-    outcomes = odds.serenity_outcomes(["d10", "d8", "d6", "d12"])
+    outcomes = cortex_odds.serenity_outcomes(["d10", "d8", "d6", "d12"])
     assert outcomes.chance((17, 6)) > 0
 
 
 def test_serenity_pool_edges():
     """SER-2: an empty pool always gives 0; all 1s is a botch; bad input is refused."""
-    assert nonzero(odds.serenity_outcomes([])) == {(0, NO_EFFECT): 1}
-    assert odds.serenity_outcomes([4]).chance((0, NO_EFFECT)) == Fraction(1, 4)
+    assert nonzero(cortex_odds.serenity_outcomes([])) == {(0, NO_EFFECT): 1}
+    assert cortex_odds.serenity_outcomes([4]).chance((0, NO_EFFECT)) == Fraction(1, 4)
     for bad in (["d7"], "d8", [Die(12, plus=6)]):
         with pytest.raises(RulesError):
-            odds.serenity_outcomes(bad)
+            cortex_odds.serenity_outcomes(bad)
     with pytest.raises(RulesError):
-        odds.serenity_outcomes([8], extra=-1)
+        cortex_odds.serenity_outcomes([8], extra=-1)
 
 
 # --------------------------------------------------------------------------- Smallville (SMV)
@@ -334,7 +343,7 @@ def test_smallville_matches_brute_force(serenity_brute):
             for main_part, ways in main_counts.items():
                 for side_part, side_ways in side_counts.items():
                     expected[reference_smallville(main_part, side_part)] += ways * side_ways
-            got = odds.smallville_outcomes(main, side, extra=extra)
+            got = smallville_odds.smallville_outcomes(main, side, extra=extra)
             assert nonzero(got) == dict(expected), (main, side, extra)
 
 
@@ -368,7 +377,7 @@ def slots_brute() -> dict[tuple[Entry, ...], Counter]:
 def test_slots_joint_matches_brute_force(slots_brute):
     """CTX-2, CTX-4, CTX-8: (total, effect level, botch) of the best split, exactly."""
     for entries, expected in slots_brute.items():
-        assert nonzero(odds.slots_outcomes(as_dice(entries))) == dict(expected), entries
+        assert nonzero(slots_odds.slots_outcomes(as_dice(entries))) == dict(expected), entries
 
 
 def test_slots_success_and_big_hero_die_match_brute_force(slots_brute):
@@ -379,7 +388,7 @@ def test_slots_success_and_big_hero_die_match_brute_force(slots_brute):
         rolls = sum(expected.values())
         for difficulty in (0, 5, 9, 14):
             wins = sum(n for (t, _, botch), n in expected.items() if t > difficulty and not botch)
-            assert odds.slots_success_chance(dice, difficulty) == Fraction(wins, rolls)
+            assert slots_odds.slots_success_chance(dice, difficulty) == Fraction(wins, rolls)
             placed, success = Counter(), 0
             for (total, level, botch), n in expected.items():
                 for hero in range(1, 7):
@@ -389,9 +398,9 @@ def test_slots_success_and_big_hero_die_match_brute_force(slots_brute):
                     else:
                         placed[total + hero, level] += n
                         success += n * (not botch and total + hero > difficulty)
-            got = odds.slots_placed_outcomes(dice, big_hero="d6", difficulty=difficulty)
+            got = slots_odds.slots_placed_outcomes(dice, big_hero="d6", difficulty=difficulty)
             assert nonzero(got) == dict(placed)
-            assert odds.slots_success_chance(dice, difficulty, big_hero=6) == Fraction(
+            assert slots_odds.slots_success_chance(dice, difficulty, big_hero=6) == Fraction(
                 success, rolls * 6
             )
 
@@ -409,7 +418,7 @@ def test_slots_against_gm_pool_matches_brute_force(slots_brute):
         gm_counts = Counter()
         for (difficulty, _), m in gm_rolls.items():
             gm_counts[difficulty] += m
-        assert nonzero(odds.gm_pool_totals(as_dice(gm))) == dict(gm_counts)
+        assert nonzero(slots_odds.gm_pool_totals(as_dice(gm))) == dict(gm_counts)
         for entries, expected in list(slots_brute.items())[::9]:
             wins = sum(
                 n * m
@@ -418,7 +427,7 @@ def test_slots_against_gm_pool_matches_brute_force(slots_brute):
                 if not botch and (gm_botch or total > difficulty)
             )
             rolls = sum(expected.values()) * sum(gm_counts.values())
-            assert odds.slots_beats_gm_chance(as_dice(entries), as_dice(gm)) == Fraction(
+            assert slots_odds.slots_beats_gm_chance(as_dice(entries), as_dice(gm)) == Fraction(
                 wins, rolls
             )
 
@@ -436,7 +445,7 @@ def test_hitch_odds_match_brute_force(slots_brute):
                     next(it)
             hitches[sum(rolled)] += 1
         rolls = sum(hitches.values())
-        got = odds.hitch_odds(as_dice(entries))
+        got = slots_odds.hitch_odds(as_dice(entries))
         assert got.at_least_one == Fraction(rolls - hitches[0], rolls)
         assert got.expected == Fraction(sum(k * n for k, n in hitches.items()), rolls)
         assert got.three_or_more == Fraction(sum(n for k, n in hitches.items() if k >= 3), rolls)
@@ -448,7 +457,7 @@ def test_compound_worked_example():
     """CTX-8: d12 shows 9, d6 shows 1 → value 10, no hitch."""
     entries: tuple[Entry, ...] = ((12, 6), (4, None), (4, None))
     assert reference_slots(entries, (9, 1, 1, 1)) == (10, NO_EFFECT, False)
-    assert odds.slots_outcomes(as_dice(entries)).chance((10, NO_EFFECT, False)) > 0
+    assert slots_odds.slots_outcomes(as_dice(entries)).chance((10, NO_EFFECT, False)) > 0
 
 
 # --------------------------------------------------------------------------- icepool
@@ -470,7 +479,7 @@ def icepool_chances(die: icepool.Die) -> dict[int, Fraction]:
 def test_serenity_results_match_icepool(pool, extra):
     """SER-2, SER-8: the result alone is the sum of the 2 + extra highest dice, 1s as 0."""
     expected = icepool.Pool([ZERO_ONES[s] for s in pool]).highest(2 + extra).sum()
-    got = odds.results(odds.serenity_outcomes(pool, extra=extra)).probabilities()
+    got = cortex_odds.results(cortex_odds.serenity_outcomes(pool, extra=extra)).probabilities()
     assert got == icepool_chances(expected)
 
 
@@ -484,7 +493,7 @@ def test_smallville_results_match_icepool(main, side):
     main_die = icepool.Pool([ZERO_ONES[s] for s in main]).highest(2).sum()
     side_die = icepool.Pool([ZERO_ONES[s] for s in side]).highest(1).sum()
     expected = icepool.map(lambda m, s: m + s if m else 0, main_die, side_die)
-    got = odds.results(odds.smallville_outcomes(main, side)).probabilities()
+    got = cortex_odds.results(smallville_odds.smallville_outcomes(main, side)).probabilities()
     assert got == icepool_chances(expected)
 
 
@@ -499,12 +508,14 @@ def test_slots_totals_match_icepool(plain, plus):
     values = [ZERO_ONES[s] for s in plain] + [ZERO_ONES[12] + icepool.d(p) for p in plus]
     expected = icepool.Pool(values).highest(2).sum()
     dice = [Die(s) for s in plain] + [Die(12, plus=p) for p in plus]
-    assert odds.results(odds.slots_outcomes(dice)).probabilities() == icepool_chances(expected)
+    assert cortex_odds.results(slots_odds.slots_outcomes(dice)).probabilities() == icepool_chances(
+        expected
+    )
     hitches = sum((icepool.d(d.size) == 1 for d in dice), start=icepool.Die([0]))
     botch = Fraction(
         sum(hitches.quantity(k) for k in hitches.outcomes() if k >= 3), hitches.denominator()
     )
-    assert odds.hitch_odds(dice).three_or_more == botch
+    assert slots_odds.hitch_odds(dice).three_or_more == botch
 
 
 # --------------------------------------------------------------------------- Personae (PER)
@@ -521,7 +532,7 @@ def sorted_rolls(dice: int) -> Iterable[tuple[tuple[int, ...], int]]:
 
 def brute_challenge(
     n: int, a: int, m: int | None, b: int, caps: Sequence[int]
-) -> dict[int, odds.ChallengeOdds]:
+) -> dict[int, personae_odds.ChallengeOdds]:
     """Odds by enumerating sorted rolls, for each cap on criticals banked in `caps`."""
     grades, tens, total = Counter(), Counter(), 0
     reactor_rolls = list(sorted_rolls(m)) if m else [(None, 1)]
@@ -532,7 +543,7 @@ def brute_challenge(
             tens[banked] += ways_a * ways_r
             total += ways_a * ways_r
     return {
-        cap: odds.ChallengeOdds(
+        cap: personae_odds.ChallengeOdds(
             Fraction(grades["clear"], total),
             Fraction(grades["glancing"], total),
             Fraction(grades["failure"], total),
@@ -549,7 +560,12 @@ def test_challenge_matches_brute_force(n, m):
     """PER-1, PER-2, PER-3, PER-4, PER-5 against a rolled reactor, leads from −11 to +11."""
     for a, b in ((0, 0), (3, 1), (1, 4), (0, 9), (11, 0), (0, 11)):
         for cap, expected in brute_challenge(n, a, m, b, (0, 1, 3)).items():
-            assert odds.challenge_odds(n, a, m, b, critical_cap=cap) == expected, (n, a, m, b)
+            assert personae_odds.challenge_odds(n, a, m, b, critical_cap=cap) == expected, (
+                n,
+                a,
+                m,
+                b,
+            )
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
@@ -558,16 +574,16 @@ def test_fixed_number_matches_brute_force(n):
     for a in (0, 2):
         for difficulty in range(1, 16):
             expected = brute_challenge(n, a, None, difficulty, (2,))[2]
-            assert odds.number_odds(n, a, difficulty, critical_cap=2) == expected
+            assert personae_odds.number_odds(n, a, difficulty, critical_cap=2) == expected
 
 
 def test_challenge_ten_dice_is_a_distribution():
     """PER-2: 10 against 10 (no brute force possible) still adds up, and a huge lead wins."""
-    result = odds.challenge_odds(10, 3, 10, 2)
+    result = personae_odds.challenge_odds(10, 3, 10, 2)
     assert result.clear + result.glancing + result.failure == 1
-    assert odds.challenge_odds(10, 40, 10, 0).clear == 1
+    assert personae_odds.challenge_odds(10, 40, 10, 0).clear == 1
     with pytest.raises(RulesError):
-        odds.challenge_odds(0, 0, 1, 0)
+        personae_odds.challenge_odds(0, 0, 1, 0)
 
 
 # --------------------------------------------------------------------------- Unisystem (UNI)
@@ -611,7 +627,7 @@ def test_unisystem_die_matches_its_chains():
         ((1, 1, 7), -5),
     ):
         assert reference_unisystem_die(iter(faces).__next__) == value
-    law = odds.total_law(0)
+    law = uni_odds.total_law(0)
     chances = chain_chances(6)
     for value in range(-18, 30):
         assert law.chance(value) == chances.get(value, Fraction(0)), value
@@ -622,18 +638,18 @@ def test_unisystem_die_matches_its_chains():
 @given(modifier=st.integers(-30, 30), low=st.integers(-60, 40), span=st.integers(0, 60))
 def test_unisystem_at_least_is_consistent(modifier, low, span):
     """UNI-1: P(total ≥ t) agrees with the chances of single totals, tails included."""
-    law = odds.total_law(modifier)
+    law = uni_odds.total_law(modifier)
     high = low + span
     inside = sum(law.window(low, high).values(), Fraction(0))
     assert law.at_least(low) == inside + law.at_least(high + 1)
-    assert odds.success_chance(modifier) == law.at_least(9)
+    assert uni_odds.success_chance(modifier) == law.at_least(9)
 
 
 def test_unisystem_success_levels():
     """UNI-3: level chances are the chances of the level's totals; they add up to 1."""
     for modifier in (-5, 0, 3, 8, 20):
-        law = odds.total_law(modifier)
-        levels = odds.success_level_odds(modifier, up_to=14)
+        law = uni_odds.total_law(modifier)
+        levels = uni_odds.success_level_odds(modifier, up_to=14)
         assert sum(levels.chances.values()) + levels.beyond == 1
         for level, chance in levels.chances.items():
             window = [t for t in range(-200, 80) if reference_levels(t) == level]
@@ -650,9 +666,9 @@ def test_unisystem_resisted_against_a_window_sum():
     bound = Fraction(1, 10**12)
     for attacker, defender in ((4, 5), (8, 10), (0, 12)):
         for has_defender in (True, False):
-            got = odds.resisted_chances(attacker, defender, has_defender=has_defender)
+            got = uni_odds.resisted_chances(attacker, defender, has_defender=has_defender)
             assert got.attacker_wins + got.defender_wins + got.tie + got.both_fail == 1
-            a_law, d_law = odds.total_law(attacker), odds.total_law(defender)
+            a_law, d_law = uni_odds.total_law(attacker), uni_odds.total_law(defender)
             window = Counter()
             a_values, d_values = a_law.window(-65, 95), d_law.window(-65, 95)
             for a, pa in a_values.items():
@@ -665,21 +681,25 @@ def test_unisystem_resisted_against_a_window_sum():
 def test_unisystem_fixed_scores():
     """UNI-5: acting, a cast member must beat the score (and reach 9); defending, beat or tie."""
     for modifier, score in ((10, 14), (10, 11), (5, 6), (8, 20)):
-        law = odds.total_law(modifier)
-        assert odds.against_score(modifier, score, defending=False) == law.at_least(
+        law = uni_odds.total_law(modifier)
+        assert uni_odds.against_score(modifier, score, defending=False) == law.at_least(
             max(9, score + 1)
         )
-        assert odds.against_score(modifier, score, defending=True) == law.at_least(max(9, score))
+        assert uni_odds.against_score(modifier, score, defending=True) == law.at_least(
+            max(9, score)
+        )
 
 
 def test_chart_rows():
     """Chart rows: ascending values, exact chances, cumulative "at least" down to the total."""
-    rows = odds.chart_rows(odds.results(odds.serenity_outcomes([6, 8])).probabilities())
+    rows = odds.chart_rows(
+        cortex_odds.results(cortex_odds.serenity_outcomes([6, 8])).probabilities()
+    )
     assert [r.value for r in rows] == sorted(r.value for r in rows)
     assert rows[0].at_least == 1 and rows[-1].at_least == rows[-1].chance
     assert all(a.at_least == a.chance + b.at_least for a, b in itertools.pairwise(rows))
-    law_rows = odds.total_law(4).chart(5, 20)
-    assert law_rows[-1].at_least == odds.total_law(4).at_least(20)
+    law_rows = uni_odds.total_law(4).chart(5, 20)
+    assert law_rows[-1].at_least == uni_odds.total_law(4).at_least(20)
 
 
 # --------------------------------------------------------------------------- random rolls
@@ -717,7 +737,7 @@ def sample_serenity(rng: random.Random) -> tuple[Counter, dict]:
     """SER-2, SER-4, SER-8: d4 d6 d8 d10 d12 with one plot-point die."""
     pool = (4, 6, 8, 10, 12)
     seen = Counter(reference_serenity(pool, faces, 1) for faces in columns(rng, pool))
-    return seen, odds.serenity_outcomes(pool, extra=1).probabilities()
+    return seen, cortex_odds.serenity_outcomes(pool, extra=1).probabilities()
 
 
 def sample_smallville(rng: random.Random) -> tuple[Counter, dict]:
@@ -727,20 +747,20 @@ def sample_smallville(rng: random.Random) -> tuple[Counter, dict]:
         reference_smallville(reference_serenity(main, f[:3], 0), reference_side(f[3:]))
         for f in columns(rng, main + side)
     )
-    return seen, odds.smallville_outcomes(main, side).probabilities()
+    return seen, smallville_odds.smallville_outcomes(main, side).probabilities()
 
 
 def sample_slots(rng: random.Random) -> tuple[Counter, dict]:
     """CTX-2, CTX-4, CTX-8: d6 d8 d10 d12+d6."""
     entries: tuple[Entry, ...] = ((6, None), (8, None), (10, None), (12, 6))
     seen = Counter(reference_slots(entries, f) for f in columns(rng, (6, 8, 10, 12, 6)))
-    return seen, odds.slots_outcomes(as_dice(entries)).probabilities()
+    return seen, slots_odds.slots_outcomes(as_dice(entries)).probabilities()
 
 
 def sample_personae(rng: random.Random) -> tuple[Counter, dict]:
     """PER-1 … PER-5: 4d10+2 against 3d10+3."""
     seen = Counter(reference_challenge(f[:4], 2, f[4:], 3)[0] for f in columns(rng, (10,) * 7))
-    exact = odds.challenge_odds(4, 2, 3, 3)
+    exact = personae_odds.challenge_odds(4, 2, 3, 3)
     return seen, {"clear": exact.clear, "glancing": exact.glancing, "failure": exact.failure}
 
 
@@ -756,7 +776,7 @@ def sample_unisystem(rng: random.Random) -> tuple[Counter, dict]:
         )
         for _ in range(ROLLS)
     )
-    exact = odds.resisted_chances(4, 5)
+    exact = uni_odds.resisted_chances(4, 5)
     return seen, {name: chance for name, chance in vars(exact).items() if chance}
 
 
@@ -816,7 +836,7 @@ def test_serenity_resolver_agrees():
             [range(1, s + 1) for s in pool],
             lambda outcome: (outcome["result"], int(outcome["effect"][1:])),
         )
-        assert dict(got) == nonzero(odds.serenity_outcomes(pool, extra=plot_points)), pool
+        assert dict(got) == nonzero(cortex_odds.serenity_outcomes(pool, extra=plot_points)), pool
     player, gm = (6, 4), (6, 4, 4)
     request = {
         "player": serenity_request(player),
@@ -832,11 +852,11 @@ def test_serenity_resolver_agrees():
         ),
     )
     rolls = math.prod(player + gm)
-    ours, theirs = odds.serenity_outcomes(player), odds.serenity_outcomes(gm)
-    assert Fraction(got[True, True] + got[True, False], rolls) == odds.chance_pool_beats(
+    ours, theirs = cortex_odds.serenity_outcomes(player), cortex_odds.serenity_outcomes(gm)
+    assert Fraction(got[True, True] + got[True, False], rolls) == cortex_odds.chance_pool_beats(
         ours, theirs
     )
-    assert Fraction(got[True, True], rolls) == odds.chance_extraordinary(ours, theirs)
+    assert Fraction(got[True, True], rolls) == serenity_odds.chance_extraordinary(ours, theirs)
 
 
 def test_smallville_resolver_agrees():
@@ -860,7 +880,9 @@ def test_smallville_resolver_agrees():
             [range(1, s + 1) for s in main + side],
             lambda outcome: (outcome["result"], int(outcome["effect"][1:])),
         )
-        assert dict(got) == nonzero(odds.smallville_outcomes(main, side, extra=plot_points))
+        assert dict(got) == nonzero(
+            smallville_odds.smallville_outcomes(main, side, extra=plot_points)
+        )
 
 
 def slots_request(entries: Sequence[str], **extra: object) -> dict:
@@ -886,20 +908,22 @@ def test_cortex_slots_resolver_agrees():
             ranges,
             lambda o: (o["total"], int(o["effect_level"][1:]), o["botch"], o["success"]),
         )
-        assert projected(got, 3) == nonzero(odds.slots_outcomes(dice))
+        assert projected(got, 3) == nonzero(slots_odds.slots_outcomes(dice))
         rolls = sum(got.values())
         wins = sum(n for k, n in got.items() if k[3])
-        assert Fraction(wins, rolls) == odds.slots_success_chance(dice, difficulty)
+        assert Fraction(wins, rolls) == slots_odds.slots_success_chance(dice, difficulty)
         hero = resolved(
             cortex_slots.ACTIONS["roll"],
             slots_request(entries, difficulty=difficulty, big_hero="d4", plot_points=1),
             [*ranges, range(1, 5)],
             lambda o: (o["total"], int(o["effect_level"][1:]), o["success"]),
         )
-        placed = odds.slots_placed_outcomes(dice, big_hero="d4", difficulty=difficulty)
+        placed = slots_odds.slots_placed_outcomes(dice, big_hero="d4", difficulty=difficulty)
         assert projected(hero, 2) == nonzero(placed)
         wins = sum(n for k, n in hero.items() if k[2])
-        assert Fraction(wins, rolls * 4) == odds.slots_success_chance(dice, difficulty, big_hero=4)
+        assert Fraction(wins, rolls * 4) == slots_odds.slots_success_chance(
+            dice, difficulty, big_hero=4
+        )
     gm = ["d8", "d6", "d12+d4"]
     got = resolved(
         cortex_slots.ACTIONS["gm_pool"],
@@ -907,7 +931,7 @@ def test_cortex_slots_resolver_agrees():
         [range(1, 9), range(1, 7), range(1, 13), range(1, 5)],
         lambda o: o["result"],
     )
-    assert dict(got) == nonzero(odds.gm_pool_totals(gm))
+    assert dict(got) == nonzero(slots_odds.gm_pool_totals(gm))
 
 
 def test_personae_resolver_agrees():
@@ -930,9 +954,9 @@ def test_personae_resolver_agrees():
         )
         rolls = 10 ** (n + (m or 0))
         expected = (
-            odds.challenge_odds(n, a, m, b, critical_cap=2)
+            personae_odds.challenge_odds(n, a, m, b, critical_cap=2)
             if m
-            else odds.number_odds(n, a, b, critical_cap=2)
+            else personae_odds.number_odds(n, a, b, critical_cap=2)
         )
         for grade in ("clear", "glancing", "failure"):
             ways = sum(k for (g, _), k in got.items() if g == grade)
@@ -970,7 +994,7 @@ def test_unisystem_resolver_agrees():
 
     task = {"kind": "simple_test", "attribute": 3, "modifier": -1}
     found, _ = chains(unisystem.ACTIONS["task"], task, 5, lambda o: (o["total"], o["levels"]))
-    law = odds.total_law(5)
+    law = uni_odds.total_law(5)
     for (total, levels), chance in found.items():
         if -15 <= total <= 22:
             assert law.chance(total) == chance
@@ -979,11 +1003,11 @@ def test_unisystem_resolver_agrees():
     for request, exact in (
         (
             {"attacker": side, "defender": {"kind": "simple_test", "attribute": 5}},
-            odds.resisted_chances(8, 10),
+            uni_odds.resisted_chances(8, 10),
         ),
         (
             {"attacker": {"score": 14}, "defender": side, "even_contest": False},
-            odds.resisted_odds(odds.fixed_score(14), odds.total_law(8)),
+            uni_odds.resisted_odds(uni_odds.fixed_score(14), uni_odds.total_law(8)),
         ),
     ):
         found, missing = chains(unisystem.ACTIONS["resisted"], request, 4, lambda o: o["result"])

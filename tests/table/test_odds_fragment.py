@@ -1,4 +1,4 @@
-"""The odds fragment: the numbers are rules.odds' exact chances, for members only."""
+"""The odds fragment: the numbers are the rules' exact chances, for members only."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from rules import odds
+from rules.cortex_slots import odds as slots_odds
+from rules.kit import cortex_odds
+from rules.personae import odds as personae_odds
+from rules.serenity import odds as serenity_odds
+from rules.smallville import odds as smallville_odds
+from rules.unisystem import odds as uni_odds
 from table.odds_views import cortex_family, personae, unisystem_odds
 from table.svg import percent
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, make_campaign  # noqa: F401
@@ -34,14 +39,14 @@ def test_cortex_family_matches_rules_odds(client_for, gm, player, observer, syst
     html = _fragment(client_for(player), campaign, pool=TWELVE, target="17")
     dice = TWELVE.split(",")
     if system == "serenity":
-        exact = odds.chance_above(odds.serenity_outcomes(dice), 17)
-        dist = odds.results(odds.serenity_outcomes(dice))
+        exact = cortex_odds.chance_above(cortex_odds.serenity_outcomes(dice), 17)
+        dist = cortex_odds.results(cortex_odds.serenity_outcomes(dice))
     elif system == "smallville":
-        exact = odds.chance_above(odds.smallville_outcomes(dice, []), 17)
-        dist = odds.results(odds.smallville_outcomes(dice, []))
+        exact = cortex_odds.chance_above(smallville_odds.smallville_outcomes(dice, []), 17)
+        dist = cortex_odds.results(smallville_odds.smallville_outcomes(dice, []))
     else:
-        exact = odds.slots_success_chance(dice, 17)
-        dist = odds.results(odds.slots_placed_outcomes(dice, difficulty=17))
+        exact = slots_odds.slots_success_chance(dice, 17)
+        dist = cortex_odds.results(slots_odds.slots_placed_outcomes(dice, difficulty=17))
     assert _summary(html).startswith(f"{percent(exact)} to beat 17")
     view = cortex_family(system, dice, target=17)
     assert view.chance == exact
@@ -53,32 +58,35 @@ def test_cortex_family_matches_rules_odds(client_for, gm, player, observer, syst
 def test_a_contest_against_a_pool(client_for, gm, player, observer):
     campaign = make_campaign(gm, player, observer, "serenity")
     html = _fragment(client_for(player), campaign, pool="d10,d8,d6", vs="d8,d8")
-    ours, theirs = odds.serenity_outcomes(["d10", "d8", "d6"]), odds.serenity_outcomes(["d8", "d8"])
-    assert _summary(html).startswith(percent(odds.chance_pool_beats(ours, theirs)))
-    assert percent(odds.chance_extraordinary(ours, theirs)) in html
+    ours, theirs = (
+        cortex_odds.serenity_outcomes(["d10", "d8", "d6"]),
+        cortex_odds.serenity_outcomes(["d8", "d8"]),
+    )
+    assert _summary(html).startswith(percent(cortex_odds.chance_pool_beats(ours, theirs)))
+    assert percent(serenity_odds.chance_extraordinary(ours, theirs)) in html
 
 
 def test_personae_matches_rules_odds(client_for, gm, player, observer):
     campaign = make_campaign(gm, player, observer, "personae")
     html = _fragment(client_for(player), campaign, skill="3", attribute="4", difficulty="12")
-    exact = odds.number_odds(3, 4, 12)
+    exact = personae_odds.number_odds(3, 4, 12)
     assert _summary(html) == f"{percent(exact.success)} to succeed against 12."
     assert f"Clear success {percent(exact.clear)}" in html
     view = personae(3, 4, reactor=(2, 3))
-    assert view.chance == odds.challenge_odds(3, 4, 2, 3).success
+    assert view.chance == personae_odds.challenge_odds(3, 4, 2, 3).success
 
 
 def test_unisystem_matches_rules_odds(client_for, gm, player, observer):
     campaign = make_campaign(gm, player, observer, "unisystem")
     html = _fragment(client_for(player), campaign, attribute="3", skill="2", modifier="-1")
-    assert _summary(html) == f"{percent(odds.success_chance(4))} to reach 9."
+    assert _summary(html) == f"{percent(uni_odds.success_chance(4))} to reach 9."
     view = unisystem_odds(4)
-    assert view.chance == odds.success_chance(4)
-    law = odds.total_law(4)
+    assert view.chance == uni_odds.success_chance(4)
+    law = uni_odds.total_law(4)
     for bar in view.rows:
         assert bar.chance == law.chance(bar.value)
     resisted = unisystem_odds(4, vs_modifier=5)
-    assert resisted.chance == odds.resisted_chances(4, 5).attacker_wins
+    assert resisted.chance == uni_odds.resisted_chances(4, 5).attacker_wins
 
 
 def test_the_builder_odds_use_the_sheet(client_for, gm, player, observer):
@@ -88,7 +96,7 @@ def test_the_builder_odds_use_the_sheet(client_for, gm, player, observer):
         reverse("odds", args=[campaign.pk]),
         {"sheet": sheet.pk, "trait": ids(t["fightin"], t["veteran"], t["pistol"]), "target": "11"},
     )
-    exact = odds.chance_above(odds.serenity_outcomes(["d10", "d8", "d12"]), 11)
+    exact = cortex_odds.chance_above(cortex_odds.serenity_outcomes(["d10", "d8", "d12"]), 11)
     assert _summary(response.content.decode()).startswith(f"{percent(exact)} to beat 11")
 
 
@@ -118,6 +126,8 @@ def test_percent_is_exact_to_one_decimal():
 def test_cortex_slots_with_the_big_hero_die_matches_rules_odds():
     dice = ("d12+d6," + TWELVE.split(",", 1)[1]).split(",")
     view = cortex_family("cortex_slots", dice, target=17, big_hero="d8")
-    assert view.chance == odds.slots_success_chance(dice, 17, big_hero="d8")
-    placed = odds.results(odds.slots_placed_outcomes(dice, big_hero="d8", difficulty=17))
+    assert view.chance == slots_odds.slots_success_chance(dice, 17, big_hero="d8")
+    placed = cortex_odds.results(
+        slots_odds.slots_placed_outcomes(dice, big_hero="d8", difficulty=17)
+    )
     assert [(b.value, b.chance) for b in view.rows] == sorted(placed.probabilities().items())

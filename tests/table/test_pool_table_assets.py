@@ -10,7 +10,7 @@ import random
 import pytest
 from django.urls import reverse
 
-from rules import odds
+from rules.kit import cortex_odds
 from table import actions, views
 from table.models import TableEvent
 from table.svg import percent
@@ -85,8 +85,8 @@ def test_ser1_clicking_an_asset_adds_it_to_the_request_and_the_odds(
     with_asset = _builder(client, campaign, sheet, {**base, "table_asset": "Smoke"})
     assert 'value="Smoke" checked' in with_asset
     assert 'value="Smoke" checked' not in without
-    before = odds.chance_above(odds.serenity_outcomes(["d10", "d8"]), 11)
-    after = odds.chance_above(odds.serenity_outcomes(["d10", "d8", "d8"]), 11)
+    before = cortex_odds.chance_above(cortex_odds.serenity_outcomes(["d10", "d8"]), 11)
+    after = cortex_odds.chance_above(cortex_odds.serenity_outcomes(["d10", "d8", "d8"]), 11)
     assert before != after
     assert _summary(without).startswith(f"{percent(before)} to beat 11")
     assert _summary(with_asset).startswith(f"{percent(after)} to beat 11")

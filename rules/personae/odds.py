@@ -9,6 +9,13 @@ So a dynamic programme over totals, from the top down, only needs how many dice
 each side has left while the pools are still tied, and the number of ways to
 show c of r remaining dice at a face f with the rest below is C(r, c)·(f−1)^(r−c).
 Ten dice against ten take well under a millisecond.
+
+Where rules.md leaves room the odds read it as the actions do:
+
+- PER-1: a fixed number has no dice to yield to: on a tie an actor with another
+  die wins by yielding, a single die leaves the tie unbroken.
+- PER-4/PER-5: with a nat-10, winning by yielding is a clear success without
+  criticals; a reactor's nat-10 settles a tied first comparison for the reactor.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from .kit.errors import InvalidRequest
+from ..kit.errors import InvalidRequest
 
 DIE = 10
 CLEAR, GLANCING, FAILURE = "clear", "glancing", "failure"
@@ -231,3 +238,20 @@ def number_odds(
             if first > 0:
                 tally.criticals += ways * min(tens, cap)
     return tally.odds()
+
+
+ODDS_DECISIONS: dict[str, list[str]] = {
+    "PER-1": [
+        "Decision (odds): against a fixed number, a tie is won by yielding when the actor "
+        "has another die and is unbroken with a single die.",
+    ],
+    "PER-4": [
+        "Decision (odds): with a nat-10, winning by yielding is a clear success that banks no "
+        "criticals; one roll banks at most a given cap (the Potential Threshold, or less "
+        "near the campaign's bank limit).",
+    ],
+    "PER-5": [
+        "Decision (odds): a reactor's nat-10 settles a tied first comparison for the reactor "
+        "at once, and cancels the actor's nat-10 save.",
+    ],
+}

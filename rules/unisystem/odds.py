@@ -8,6 +8,12 @@ geometric tails, and every chance is summed in closed form: a tail of period 5
 and ratio 1/10 sums to (its first 5 values) / (1 − 1/10), and the product of two
 tails to (their first 5 products) / (1 − 1/100). No chain is cut off; every
 result is an exact Fraction.
+
+Where rules.md leaves room the odds read it as the actions do:
+
+- UNI-5: a fixed Ability Score is that side's total (below 9 it never wins);
+  equal totals matter only when both sides succeed.
+- UNI-6/UNI-7: a reroll never starts the other chain (a 1 after a 10 adds 0).
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .kit.errors import InvalidRequest
-from .kit.odds import ChartRow, chart_rows
+from ..kit.errors import InvalidRequest
+from ..kit.odds import ChartRow, chart_rows
 
 DIE = 10
 PERIOD = 5
@@ -223,3 +229,23 @@ def against_score(modifier: int, score: int, *, defending: bool) -> Fraction:
     if defending:
         return resisted_odds(fixed, roll).defender_wins
     return resisted_odds(roll, fixed).attacker_wins
+
+
+ODDS_DECISIONS: dict[str, list[str]] = {
+    "UNI-3": [
+        "Decision (odds): success levels are listed up to a chosen level; the chance of "
+        "more is given as one exact remainder.",
+    ],
+    "UNI-5": [
+        "Decision (odds): a fixed Ability Score is that side's total, so below 9 it never "
+        "wins; equal totals matter only when both sides succeed; both failing is its own "
+        "outcome.",
+    ],
+    "UNI-6": [
+        "Decision (odds): the chains are summed exactly to any length; a 1 rerolled in a "
+        "Rule of 10 chain only ends it (adds 0).",
+    ],
+    "UNI-7": [
+        "Decision (odds): a 10 rerolled in a Rule of 1 chain only ends it (adds nothing).",
+    ],
+}

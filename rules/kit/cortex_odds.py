@@ -1,4 +1,6 @@
-"""Exact odds for the Cortex family: Serenity Plus (SER), Smallville (SMV), Cortex slots (CTX).
+"""Exact odds engine of the Cortex family: Serenity Plus (SER), Smallville (SMV), Cortex
+slots (CTX). The Cortex Plus result and effect shared by Serenity Plus and Smallville are
+here; each game's own queries are in its package's `odds` module.
 
 A result is the sum of the k highest values of a pool, and the effect die sits
 just below them, so the odds are computed by conditioning on one order
@@ -25,21 +27,17 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
 
-from .kit.dice import MAX_POOL, SIZES, Die, parse_die
-from .kit.errors import InvalidRequest
-from .kit.odds import (
+from .dice import MAX_POOL, SIZES, Die, parse_die
+from .errors import InvalidRequest
+from .odds import (
     Distribution,
     chance_to_beat,
     count_distribution,
-    point_mass,
-    product_distribution,
 )
 
 NO_EFFECT = 4
 BOTCH_HITCHES = 3
-EXTRAORDINARY_MARGIN = 5
 TOTAL_DICE = 2
-MIN_SLOTS_POOL = 3
 
 
 # --------------------------------------------------------------------------- pool entries
@@ -78,7 +76,7 @@ PHANTOM = EntryKind(0, ((0, NO_EFFECT, False, 1),), 1)
 """Pads a pool smaller than the rank looked at: always 0, never an effect die, never a hitch."""
 
 
-def _dice(pool: Iterable[object], *, allow_compound: bool, what: str) -> list[Die]:
+def pool_dice(pool: Iterable[object], *, allow_compound: bool, what: str) -> list[Die]:
     """Dice from sizes, "d8"/"d12+d6" specs, request mappings or Die objects."""
     if isinstance(pool, str | bytes | Mapping):
         raise InvalidRequest(f"the {what} must be a list of dice")
@@ -94,7 +92,7 @@ def _dice(pool: Iterable[object], *, allow_compound: bool, what: str) -> list[Di
     return dice
 
 
-def _kinds(dice: Sequence[Die]) -> list[tuple[EntryKind, int]]:
+def entry_kinds(dice: Sequence[Die]) -> list[tuple[EntryKind, int]]:
     counts: dict[tuple[int, int | None], int] = {}
     for die in dice:
         counts[die.size, die.plus] = counts.get((die.size, die.plus), 0) + 1
@@ -122,7 +120,7 @@ def _plot_dice(extra: object) -> int:
 # number of rolls is enough.
 
 
-def _unpack(packed: int, width: int) -> dict[int, int]:
+def unpack(packed: int, width: int) -> dict[int, int]:
     mask = (1 << width) - 1
     poly = {}
     exponent = 0
@@ -281,7 +279,7 @@ def _slot_weights(kind: EntryKind, value: int, width: int) -> list[tuple[int, in
     return weights
 
 
-def _effect_levels(
+def effect_levels(
     value: int, kinds: Kinds, climbs: Sequence[Climb], rank: int, width: int, hitch_base: int
 ) -> Iterator[tuple[Climb, int, int]]:
     """CTX-2: (climb, effect level, packed ways by hitches) with `value` the Total's last value.
@@ -330,7 +328,7 @@ def _effect_levels(
                 previous = cumulative
 
 
-# --------------------------------------------------------------------------- Serenity, Smallville
+# --------------------------------------------------------------------------- Cortex Plus result and effect
 
 
 def serenity_outcomes(pool: Iterable[object], *, extra: int = 0) -> Distribution[tuple[int, int]]:
@@ -340,48 +338,21 @@ def serenity_outcomes(pool: Iterable[object], *, extra: int = 0) -> Distribution
     none: 0, a botch). Effect: among the dice neither showing 1 nor counted in the
     result, the highest face, the larger die on equal faces; d4 when none.
     """
-    dice = _dice(pool, allow_compound=False, what="pool")
+    dice = pool_dice(pool, allow_compound=False, what="pool")
     kept = TOTAL_DICE + _plot_dice(extra)
     rolls = prod(die.size for die in dice)
     width = rolls.bit_length() + 1
-    kinds = padded(_kinds(dice), kept + 1)
+    kinds = padded(entry_kinds(dice), kept + 1)
     stride = len(SIZES)
     packed = 0
     for face, climbs in threshold_cases(kinds, kept + 1, width, stride):
         for climb, effects in _effect_sizes(face, kinds, climbs, kept + 1, width):
             packed += climb.sums * effects << ((kept - climb.above) * face * stride * width)
     weights = {}
-    for exponent, ways in _unpack(packed, width).items():
+    for exponent, ways in unpack(packed, width).items():
         result, size_index = divmod(exponent, stride)
         weights[result, SIZES[size_index]] = ways
     return Distribution(weights, rolls)
-
-
-def side_pool_distribution(side: Iterable[object]) -> Distribution[int]:
-    """SMV-7: what a Resource side pool adds, its highest die. Side 1s are not
-    complications, and a 1 adds nothing (a 1 never counts toward a Cortex total)."""
-    sizes = [die.size for die in _dice(side, allow_compound=False, what="side pool")]
-    if not sizes:
-        return point_mass(0)
-    weights = {}
-    for face in range(1, max(sizes, default=1) + 1):
-        ways = prod(min(face, size) for size in sizes) - prod(min(face - 1, size) for size in sizes)
-        if ways:
-            weights[0 if face == 1 else face] = ways
-    return Distribution(weights, prod(sizes))
-
-
-def smallville_outcomes(
-    pool: Iterable[object], side: Iterable[object] = (), *, extra: int = 0
-) -> Distribution[tuple[int, int]]:
-    """(result, effect size) in Smallville: the main pool as SER-2/SER-4 plus the highest
-    side die (SMV-7, SMV-8). All main dice showing 1 fails outright (SMV-9): result 0
-    whatever the side pool shows."""
-    return product_distribution(
-        serenity_outcomes(pool, extra=extra),
-        side_pool_distribution(side),
-        lambda main, side_value: (main[0] + side_value if main[0] else 0, main[1]),
-    )
 
 
 def results(outcomes: Distribution[tuple[int, ...]]) -> Distribution[int]:
@@ -401,13 +372,6 @@ def chance_pool_beats(
     return chance_to_beat(results(ours), results(theirs))
 
 
-def chance_extraordinary(
-    ours: Distribution[tuple[int, ...]], theirs: Distribution[tuple[int, ...]]
-) -> Fraction:
-    """SER-10: P(our result beats theirs by 5 or more)."""
-    return chance_to_beat(results(ours), results(theirs), EXTRAORDINARY_MARGIN)
-
-
 @dataclass(frozen=True)
 class OnesOdds:
     """How the 1s of a pool fall: complications (SER-3, SMV-9) or hitches (CTX-4)."""
@@ -418,7 +382,8 @@ class OnesOdds:
     three_or_more: Fraction
 
 
-def _ones_odds(chances: Sequence[Fraction]) -> OnesOdds:
+def ones_odds_of(chances: Sequence[Fraction]) -> OnesOdds:
+    """How the 1s fall, from each entry's chance of showing 1 (complications or hitches)."""
     counts = count_distribution(chances)
     return OnesOdds(
         at_least_one=1 - counts[0],
@@ -431,155 +396,8 @@ def _ones_odds(chances: Sequence[Fraction]) -> OnesOdds:
 def ones_odds(pool: Iterable[object]) -> OnesOdds:
     """SER-3, SMV-9: chance of a complication, expected complications, chance every
     main die shows 1 (Smallville: the roll fails outright)."""
-    return _ones_odds(
-        [Fraction(1, die.size) for die in _dice(pool, allow_compound=False, what="pool")]
-    )
-
-
-# --------------------------------------------------------------------------- Cortex slots
-
-
-def slots_outcomes(pool: Iterable[object]) -> Distribution[tuple[int, int, bool]]:
-    """(total, effect level, botch) of the proposed split (CTX-2, CTX-4, CTX-8).
-
-    Total: the two highest values (a 1 adds 0; a d12+dN adds both faces, only the
-    plus die when the d12 hitched). Effect: the largest level among the entries the
-    Total does not need; d4 when none. Botch: three or more hitches.
-    """
-    dice = _dice(pool, allow_compound=True, what="pool")
-    if len(dice) < MIN_SLOTS_POOL:
-        raise InvalidRequest(
-            "a Cortex roll needs at least three dice, for the Total and Effect slots"
-        )
-    return _slots_distribution(dice)
-
-
-def _slots_distribution(dice: Sequence[Die]) -> Distribution[tuple[int, int, bool]]:
-    """The engine behind `slots_outcomes`; for fewer than three dice only the totals mean
-    anything (a GM pool)."""
-    rolls = prod(_entry_ways(die) for die in dice)
-    width = rolls.bit_length() + 1
-    hitch_base = max(len(dice), TOTAL_DICE) + 1
-    kinds = padded(_kinds(dice), TOTAL_DICE)
-    packed: dict[int, int] = {}
-    for value, climbs in threshold_cases(kinds, TOTAL_DICE, width, hitch_base, hitches=True):
-        for climb, level, ways in _effect_levels(
-            value, kinds, climbs, TOTAL_DICE, width, hitch_base
-        ):
-            shift = (TOTAL_DICE - climb.above) * value * hitch_base * width
-            packed[level] = packed.get(level, 0) + (climb.sums * ways << shift)
-    weights: dict[tuple[int, int, bool], int] = {}
-    for level, poly in packed.items():
-        for exponent, ways in _unpack(poly, width).items():
-            total, hitches = divmod(exponent, hitch_base)
-            key = (total, level, hitches >= BOTCH_HITCHES)
-            weights[key] = weights.get(key, 0) + ways
-    return Distribution(weights, rolls)
-
-
-def _entry_ways(die: Die) -> int:
-    return die.size * (die.plus or 1)
-
-
-def _big_hero(big_hero: object) -> Distribution[int] | None:
-    if big_hero is None:
-        return None
-    die = big_hero if isinstance(big_hero, Die) else parse_die(big_hero)
-    if die.plus is not None:
-        raise InvalidRequest("the Big Hero Die is a single die, like d6")
-    return Distribution(dict.fromkeys(range(1, die.size + 1), 1), die.size)
-
-
-def slots_placed_outcomes(
-    pool: Iterable[object], *, big_hero: object = None, difficulty: int | None = None
-) -> Distribution[tuple[int, int]]:
-    """(total, effect level) as the app proposes them, Big Hero Die included (CTX-6).
-
-    The Big Hero Die (a 1 counts as 1, never a hitch) joins the Total, unless the
-    Total already beats `difficulty` without it: then it joins the Effect slot and
-    the larger size is the level (rules/cortex_slots.py proposes the same).
-    """
-    outcomes = slots_outcomes(pool)
-    hero = _big_hero(big_hero)
-    if hero is None:
-        return outcomes.map(lambda key: key[:2])
-    hero_size = max(hero.weights)
-
-    def placed(key: tuple[int, int, bool], face: int) -> tuple[int, int]:
-        total, level, botch = key
-        if difficulty is not None and not botch and total > difficulty:
-            return total, max(level, hero_size)
-        return total + face, level
-
-    return product_distribution(outcomes, hero, placed)
-
-
-def _unbotched_totals(pool: Iterable[object], big_hero: object) -> Distribution[int]:
-    """Totals of the rolls that are not botches (a partial distribution), the Big Hero
-    Die added: with it the roll succeeds exactly when Total + its face beats the
-    difficulty, wherever the app proposes to put it."""
-    outcomes = slots_outcomes(pool)
-    totals: dict[int, int] = {}
-    for (total, _, botch), ways in outcomes.weights.items():
-        if not botch:
-            totals[total] = totals.get(total, 0) + ways
-    unbotched = Distribution(totals, outcomes.total)
-    hero = _big_hero(big_hero)
-    if hero is None:
-        return unbotched
-    return product_distribution(unbotched, hero, lambda total, face: total + face)
-
-
-def slots_success_chance(
-    pool: Iterable[object], difficulty: int, *, big_hero: object = None
-) -> Fraction:
-    """CTX-2, CTX-4, CTX-6: P(total strictly greater than `difficulty` and no botch)."""
-    return _unbotched_totals(pool, big_hero).chance_if(lambda total: total > difficulty)
-
-
-def gm_pool_totals(gm_pool: Iterable[object]) -> Distribution[int]:
-    """CTX-1: a GM pool's difficulty, its two highest values, botches included."""
-    return results(_gm_pool_outcomes(gm_pool))
-
-
-def _gm_pool_outcomes(gm_pool: Iterable[object]) -> Distribution:
-    dice = _dice(gm_pool, allow_compound=True, what="GM pool")
-    if not dice:
-        raise InvalidRequest("the GM pool needs at least one die")
-    return _slots_distribution(dice)
-
-
-def slots_beats_gm_chance(
-    pool: Iterable[object], gm_pool: Iterable[object], *, big_hero: object = None
-) -> Fraction:
-    """CTX-1, CTX-2, CTX-4: P(the player's roll, not a botch, beats the GM pool).
-
-    A GM pool that botches is an automatic failure of the opposition (CTX-4, "the
-    same works the other way round"), so then any roll that is not itself a botch
-    succeeds, as rules/cortex_slots.py resolves it.
-    """
-    player = _unbotched_totals(pool, big_hero)
-    gm = _gm_pool_outcomes(gm_pool)
-    standing: dict[int, int] = {}
-    gm_botches = 0
-    for (total, _, botch), ways in gm.weights.items():
-        if botch:
-            gm_botches += ways
-        else:
-            standing[total] = standing.get(total, 0) + ways
-    beats_standing = chance_to_beat(player, Distribution(standing, gm.total))
-    player_unbotched = Fraction(sum(player.weights.values()), player.total)
-    return beats_standing + player_unbotched * Fraction(gm_botches, gm.total)
-
-
-def hitch_odds(pool: Iterable[object]) -> OnesOdds:
-    """CTX-4: chance of a hitch, expected hitches, chance of a botch (`three_or_more`).
-
-    Every die showing 1 is a hitch, a d12+dN's d12 included; its plus die and the
-    Big Hero Die (CTX-6, not part of `pool`) never hitch.
-    """
-    return _ones_odds(
-        [Fraction(1, die.size) for die in _dice(pool, allow_compound=True, what="pool")]
+    return ones_odds_of(
+        [Fraction(1, die.size) for die in pool_dice(pool, allow_compound=False, what="pool")]
     )
 
 
