@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from rules.mechanics import SYSTEM_NAMES
+from rules.registry import SYSTEM_CHOICES, get_system
 
 
 class Role(models.TextChoices):
@@ -17,7 +17,7 @@ class Role(models.TextChoices):
 class Campaign(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, max_length=2000)
-    system = models.CharField(max_length=20, choices=list(SYSTEM_NAMES.items()))
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"
@@ -34,8 +34,6 @@ class Campaign(models.Model):
 
     @property
     def game(self):
-        from rules.registry import get_system
-
         return get_system(self.system)
 
     @property

@@ -3,7 +3,7 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from rules import mechanics
+from rules.kit import mechanics
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:

@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 from .kit.actions import resolve
-from .mechanics import BY_ID
-from .registry import SYSTEMS
+from .registry import BY_ID, SYSTEMS
 
 ROOT = Path(__file__).resolve().parent.parent
 API_PATH = ROOT / "docs" / "rules-api.md"

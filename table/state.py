@@ -37,8 +37,8 @@ from rules.kit.actions import Action
 from rules.kit.dice import parse_size
 from rules.kit.errors import RulesError
 from rules.kit.faces import FaceSource
+from rules.kit.game import GameSystem
 from rules.kit.requests import get_bool, get_int, get_str
-from rules.registry import GameSystem
 from sheets import validation as sheet_rules
 from sheets.models import Counter, Sheet, Trait
 

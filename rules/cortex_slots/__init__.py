@@ -1,9 +1,10 @@
 """Cortex with Total and Effect slots, the Bank and Hitches (seed 001, CTX-1 … CTX-9).
 
-Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), how a roll is read and scored (`rolls`),
-what plot points and advance points buy (`spends`), its actions (`actions`), its odds (`odds`) and
-the app's readings of the rules (`decisions`). The registry reads the names below.
+Everything about the game is declared in this package: `mechanics` (its rules IDs and
+their text), `sheet`, `rolls` (reading and scoring a roll), `spends` (what plot points
+and advance points buy), `actions`, `odds` and `decisions` (the app's readings where
+rules.md leaves room). The names below are what `rules.kit.game` reads into the
+registry.
 """
 
 from .actions import ACTIONS

@@ -9,6 +9,8 @@ NAME = "Cortex (Total & Effect)"
 PREFIX = "CTX"
 SOURCE = "Cortex with Total and Effect slots, the Bank, Hitches — seed 001"
 
+WORKED_EXAMPLES = ("CTX: d12+d6 showing 9 and 1 → value 10, no hitch.",)
+
 MECHANICS: tuple[Mechanic, ...] = (
     Mechanic(
         "CTX-1",

@@ -1,9 +1,9 @@
 """Personae v4 (seed 003): pools of d10s compared highest die first, ties yielded down the pool.
 
-Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), how a request is read (`reading`), the
-challenge and what follows it (`challenges`), its actions (`actions`), its odds (`odds`) and the
-app's readings of the rules (`decisions`). The registry reads the names below.
+Everything about the game is declared in this package: `mechanics` (its rules IDs and
+their text), `sheet`, `reading` (a request's sides), `challenges` (the challenge and
+what follows it), `actions`, `odds` and `decisions` (the app's readings where rules.md
+leaves room). The names below are what `rules.kit.game` reads into the registry.
 """
 
 from .actions import ACTIONS

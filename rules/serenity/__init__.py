@@ -1,8 +1,12 @@
 """Serenity Plus (seed 000): Cortex Plus in the 'Verse, Leverage and Smallville style.
 
-Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), its actions (`actions`), its odds (`odds`) and the app's
-readings of the rules (`decisions`). The registry reads the names below.
+Everything about the game is declared in this package: `mechanics` (its rules IDs and
+their text), `sheet`, `actions` (pools, tests, contests, complications, benefits,
+awareness), `odds` and `decisions` (the app's readings where rules.md leaves room). The
+names below are what `rules.kit.game` reads into the registry.
+
+GAME (the Cortex Plus flows' view of the game) and STRESS_TYPES are read by the table
+through the registry's `module`.
 """
 
 from .actions import ACTIONS, GAME

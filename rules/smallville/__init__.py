@@ -1,8 +1,12 @@
 """Smallville (seed 002): free and paid dice, a side pool of Resources, the Trouble Pool.
 
-Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), its actions (`actions`), its odds (`odds`) and the app's
-readings of the rules (`decisions`). The registry reads the names below.
+Everything about the game is declared in this package: `mechanics` (its rules IDs and
+their text), `sheet`, `actions` (pools and what they cost, trouble, Shut Down,
+contests), `odds` and `decisions` (the app's readings where rules.md leaves room). The
+names below are what `rules.kit.game` reads into the registry.
+
+GAME (the Cortex Plus flows' view of the game) and STRESS_TYPES are read by the table
+through the registry's `module`.
 """
 
 from .actions import ACTIONS, GAME

@@ -1,9 +1,10 @@
 """Unisystem (CharLoft RPG), seed 004: one d10 plus traits against a target of 9.
 
-Everything about the game is declared in this package: its mechanics and rules
-IDs (`mechanics`), its sheet (`sheet`), the roll (`rolls`), what is built on it
-(`situations`), its actions (`actions`), its odds (`odds`) and the app's readings of the rules
-(`decisions`). The registry reads the names below.
+Everything about the game is declared in this package: `mechanics` (its rules IDs and
+their text), `sheet`, `rolls` (the d10, success levels, tasks, resisted actions),
+`situations` (what is built on the roll), `actions`, `odds` and `decisions` (the app's
+readings where rules.md leaves room). The names below are what `rules.kit.game` reads
+into the registry.
 """
 
 from .actions import ACTIONS

@@ -9,6 +9,15 @@ NAME = "Unisystem"
 PREFIX = "UNI"
 SOURCE = "Unisystem (CharLoft RPG) — seed 004"
 
+WORKED_EXAMPLES = (
+    "UNI: Str 1 + Dex 2, modifier −5, faces 10,10,3 → roll 15, total 13, success, 3 levels (Good).",
+    "UNI: resisted Strength (doubled) 4 vs 5: faces 1,3 → 8 − 2 = 6 (fails); faces 7 → 10 + "
+    "7 = 17 (succeeds, wins).",
+    "UNI: vampire Str 5, Dex 4, Per/Int/Wil 2, combat skill 2, mental skills 2 → Muscle 16, "
+    "Combat 12, Brains 10; grapple 14 must be tied or beaten by a defending cast member; "
+    "sneaking past needs 11+.",
+)
+
 MECHANICS: tuple[Mechanic, ...] = (
     Mechanic(
         "UNI-1",

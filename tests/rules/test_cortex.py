@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import mechanics, serenity, smallville
+from rules import serenity, smallville
 from rules.kit import cortex
 from rules.kit.actions import resolve, roll
 from rules.kit.cortex import Contest, ContestRoll, ContestSide, contest_json, result_and_effect
@@ -642,7 +642,7 @@ def _tested_ids() -> set[str]:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_mechanic_id_is_implemented_and_tested(system):
-    ids = {m.id for m in mechanics.for_system(system)}
+    ids = {m.id for m in SYSTEMS[system].MECHANICS}
     package = RULES_DIR / system
     own = package.glob("*.py") if package.is_dir() else [RULES_DIR / f"{system}.py"]
     files = [*(RULES_DIR / "kit").glob("cortex*.py"), *(p for p in own if p.name != "mechanics.py")]

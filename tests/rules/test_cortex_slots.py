@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import cortex_slots, mechanics
+from rules import cortex_slots
 from rules.cortex_slots.rolls import SPEND_KINDS, RolledDie, Split, _placed, best_split, tally
 from rules.cortex_slots.sheet import NPC_KINDS, ROLLER_KINDS
 from rules.kit.actions import resolve, roll
@@ -572,7 +572,7 @@ def test_sheet_template_holds_the_ctx_sheet():
 
 
 def test_decisions_name_ctx_mechanics_and_read_as_decisions():
-    ids = {m.id for m in mechanics.for_system("cortex_slots")}
+    ids = {m.id for m in cortex_slots.MECHANICS}
     assert set(cortex_slots.DECISIONS) <= ids
     for texts in cortex_slots.DECISIONS.values():
         assert all(t.startswith("Decision: ") for t in texts)
@@ -588,7 +588,7 @@ def test_every_ctx_mechanic_is_named_by_the_code_and_by_a_test():
         if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Module)
     )
     test_names = " ".join(name for name in globals() if name.startswith("test_"))
-    for mechanic in mechanics.for_system("cortex_slots"):
+    for mechanic in cortex_slots.MECHANICS:
         number = mechanic.id.split("-")[1]
         assert re.search(rf"{mechanic.id}(?!\d)", docstrings), f"no docstring names {mechanic.id}"
         assert re.search(rf"_ctx{number}(?!\d)", test_names), f"no test names {mechanic.id}"

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import mechanics, personae
+from rules import personae
 from rules.kit.actions import resolve, roll
 from rules.kit.errors import FaceError, InvalidRequest, RulesError
 from rules.personae.actions import (
@@ -754,7 +754,7 @@ def test_sheet_template_and_decisions_cover_the_personae_mechanics():
     assert template.group("skills").link_group == "attributes"
     assert template.group("attributes").kind == "rating"
     assert {c.key for c in template.counters} == {"potential_threshold", "criticals", "development"}
-    ids = {m.id for m in mechanics.for_system("personae")}
+    ids = {m.id for m in personae.MECHANICS}
     assert set(personae.DECISIONS) <= ids
     assert all(
         text.startswith("Decision: ") for texts in personae.DECISIONS.values() for text in texts
@@ -777,7 +777,7 @@ def test_every_personae_mechanic_is_named_in_code_and_in_a_test():
     test_names = " ".join(
         name.upper().replace("_", "-") for name in globals() if name.startswith("test_")
     )
-    for mechanic in mechanics.for_system("personae"):
+    for mechanic in personae.MECHANICS:
         assert mechanic.id in code_docs, mechanic.id
         assert re.search(rf"\b{mechanic.id.replace('-', '')}-", test_names), mechanic.id
 

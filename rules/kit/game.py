@@ -1,0 +1,65 @@
+"""The Game interface: what the engines (campaigns, sheets, table, the rules pages) know of
+a game, read from its package.
+
+A game package under `rules/` exposes, in its `__init__`: SLUG, NAME, PREFIX (of its
+rules IDs), SOURCE, MECHANICS, SHEET_TEMPLATE, ACTIONS, DECISIONS (the app's readings
+where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings).
+`game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from .actions import Action
+from .errors import RulesError
+from .mechanics import Mechanic
+from .sheet import SheetTemplate
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    slug: str
+    name: str
+    module: ModuleType
+    sheet_template: SheetTemplate
+    actions: dict[str, Action]
+    mechanics: tuple[Mechanic, ...]
+    source: str
+    decisions: dict[str, tuple[str, ...]]
+
+    def all_decisions(self) -> list[tuple[str, str]]:
+        """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
+        pairs = [(m.id, d) for m in self.mechanics for d in m.decisions]
+        for mechanic_id, texts in self.decisions.items():
+            pairs.extend((mechanic_id, t) for t in texts)
+        order = {m.id: i for i, m in enumerate(self.mechanics)}
+        return sorted(pairs, key=lambda p: order.get(p[0], len(order)))
+
+    def action(self, name: object) -> Action:
+        if not isinstance(name, str) or name not in self.actions:
+            raise RulesError(f"{self.name} has no action called {str(name)[:40]!r}")
+        return self.actions[name]
+
+
+def game_from_package(package: ModuleType) -> GameSystem:
+    """One game as the engines see it, from the names its package exposes."""
+    return GameSystem(
+        slug=package.SLUG,
+        name=package.NAME,
+        module=package,
+        sheet_template=package.SHEET_TEMPLATE,
+        actions=dict(package.ACTIONS),
+        mechanics=tuple(package.MECHANICS),
+        source=package.SOURCE,
+        decisions=_decisions(package),
+    )
+
+
+def _decisions(package: ModuleType) -> dict[str, tuple[str, ...]]:
+    """The game's own decisions, then its odds' decisions."""
+    merged: dict[str, list[str]] = {k: list(v) for k, v in package.DECISIONS.items()}
+    for mechanic_id, texts in package.ODDS_DECISIONS.items():
+        merged.setdefault(mechanic_id, []).extend(texts)
+    return {k: tuple(v) for k, v in merged.items()}
