@@ -98,7 +98,7 @@ def slots_placed_outcomes(
 
     The Big Hero Die (a 1 counts as 1, never a hitch) joins the Total, unless the
     Total already beats `difficulty` without it: then it joins the Effect slot and
-    the larger size is the level (rules/cortex_slots.py proposes the same).
+    the larger size is the level (rules/cortex_slots/rolls.py proposes the same).
     """
     outcomes = slots_outcomes(pool)
     hero = _big_hero(big_hero)
@@ -157,7 +157,7 @@ def slots_beats_gm_chance(
 
     A GM pool that botches is an automatic failure of the opposition (CTX-4, "the
     same works the other way round"), so then any roll that is not itself a botch
-    succeeds, as rules/cortex_slots.py resolves it.
+    succeeds, as rules/cortex_slots/rolls.py resolves it.
     """
     player = _unbotched_totals(pool, big_hero)
     gm = _gm_pool_outcomes(gm_pool)

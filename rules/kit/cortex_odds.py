@@ -63,7 +63,7 @@ def plain_kind(size: int) -> EntryKind:
 
 def compound_kind(plus: int) -> EntryKind:
     """CTX-8 d12+dN: the sum; the d12's 1 is a hitch adding nothing, and the entry then
-    lends only the plus die's size (as rules/cortex_slots.py reads it)."""
+    lends only the plus die's size (as rules/cortex_slots/rolls.py reads it)."""
     outcomes: dict[tuple[int, int, bool], int] = {}
     for d12 in range(1, 13):
         for extra in range(1, plus + 1):
@@ -328,7 +328,7 @@ def effect_levels(
                 previous = cumulative
 
 
-# --------------------------------------------------------------------------- Cortex Plus result and effect
+# --------------------------------------------------------------------------- Cortex Plus results
 
 
 def serenity_outcomes(pool: Iterable[object], *, extra: int = 0) -> Distribution[tuple[int, int]]:

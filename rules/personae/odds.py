@@ -53,7 +53,7 @@ def grade(first: int, final: int, actor_ten: bool, reactor_ten: bool) -> str:
     criticals then). Glancing: won by yielding without one, or saved by a nat-10
     from an unbroken tie or a loss. A reactor's nat-10 makes a tied first
     comparison a failure at once and cancels the actor's save (as
-    rules/personae.py reads PER-4 and PER-5).
+    rules/personae/challenges.py reads PER-4 and PER-5).
     """
     if first > 0:
         return CLEAR
@@ -217,8 +217,8 @@ def _yield_step(
 def number_odds(
     actor_dice: int, actor_bonus: int, difficulty: int, *, critical_cap: int | None = None
 ) -> ChallengeOdds:
-    """PER-1 … PER-4 against a fixed number (as rules/personae.py reads it): the actor's
-    highest die + bonus against the number. The number has no dice to yield, so on a
+    """PER-1 … PER-4 against a fixed number (as rules/personae/challenges.py reads it): the
+    actor's highest die + bonus against the number. The number has no dice to yield, so on a
     tie an actor with another die wins by yielding and a single die leaves the tie
     unbroken. The actor's nat-10s apply; there is no reactor nat-10."""
     n = _dice_count(actor_dice, "actor")

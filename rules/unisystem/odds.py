@@ -194,7 +194,7 @@ def resisted_odds(
     """UNI-5: a success beats a failure; two successes compare totals, equal totals going
     to the defender (a tie when nobody defends); two failures: nobody succeeds.
 
-    Either side may be a `fixed_score`: as rules/unisystem.py reads it, a score is
+    Either side may be a `fixed_score`: as rules/unisystem/rolls.py reads it, a score is
     that side's total, so a score below 9 is a failure that never wins.
     """
     attacker_succeeds = attacker.at_least(SUCCESS)
