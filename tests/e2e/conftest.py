@@ -205,6 +205,23 @@ def watch_policy(page) -> None:
     page.add_init_script(REPORT_VIOLATIONS)
 
 
+def wait_until(page, expression: str, arg: Any = None, timeout: float = EXPECT_TIMEOUT_MS) -> Any:
+    """Poll a JavaScript function until it returns something truthy, and return that.
+
+    Not page.wait_for_function: that polls by evaluating a string inside the page, which
+    the Content-Security-Policy (no 'unsafe-eval') refuses once the answer is not there at
+    the first try. page.evaluate goes through the DevTools protocol, which the CSP leaves
+    alone."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout / 1000:.0f} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def log_in(browser, server: LiveServer, username: str, viewport=(1200, 900)):
     """A new browser context logged in as `username`; returns its page."""
     page = open_page(browser, username, viewport)

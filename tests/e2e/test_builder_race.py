@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import log_in
+from .conftest import log_in, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +52,6 @@ def test_a_number_typed_while_a_click_is_answered_is_kept(chromium, daphne_serve
 
     page.route(re.compile(r"/table/pool/\d+/$"), hold_builder_posts)
     page.locator(f"{builder} label.trait-choice", has_text="Fightin'").click()
-    page.wait_for_function("() => true")  # let the click's request reach the route
     for _ in range(50):
         if held:
             break
@@ -69,8 +68,6 @@ def test_a_number_typed_while_a_click_is_answered_is_kept(chromium, daphne_serve
     expect(page.locator(f"{builder} [name=target]")).to_have_value("9")
     # The server heard the 9: the odds are against it.
     expect(page.locator(f"{builder} .odds-summary")).to_contain_text(re.compile(r"\b9\b"))
-    page.wait_for_function(
-        "() => document.activeElement && document.activeElement.name === 'target'"
-    )
+    wait_until(page, "() => document.activeElement && document.activeElement.name === 'target'")
     page.unroute(re.compile(r"/table/pool/\d+/$"))
     page.context.close()

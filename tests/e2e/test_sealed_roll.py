@@ -5,6 +5,8 @@ tampered with on the page makes the check fail."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -68,6 +70,8 @@ def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_
     gm.locator(f"#event-{seq} button", has_text="Reveal").click()
     for page in pages.values():
         card = page.locator(f"#event-{seq}")
+        # The reveal has reached this page (the GM's card showed the roll all along).
+        expect(card.locator("article")).to_have_class(re.compile(r"(^|\s)revealed(\s|$)"))
         expect(card).to_contain_text("Hidden sniper")
         card.locator(".seal-check summary").click()
         card.locator("[data-check-seal]").click()

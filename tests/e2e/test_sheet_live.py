@@ -14,7 +14,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS, log_in
+from .conftest import ARTIFACTS, log_in, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -49,7 +49,7 @@ def _open_sheet(chromium, daphne_server, username: str, url: str):
         "document.addEventListener('htmx:wsOpen', () => { window.__wsOpen = true; });"
     )
     page.goto(url)
-    page.wait_for_function("window.__wsOpen === true", timeout=5000)
+    wait_until(page, "() => window.__wsOpen === true", timeout=5000)
     return page
 
 

@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ARTIFACTS, log_in
+from .conftest import ARTIFACTS, log_in, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -165,9 +165,10 @@ def _roll(page: Page, builder: str) -> int:
         button.click()
     refused = REFUSED.search(answer.value.text())
     assert refused is None, f"the roll was refused: {refused.group(1)}"
-    page.wait_for_function(
+    wait_until(
+        page,
         "n => [...document.querySelectorAll('#log > li[data-seq]')].some(e => +e.dataset.seq > n)",
-        arg=before,
+        before,
     )
     return max(_seqs(page))
 
@@ -179,9 +180,7 @@ def _wait_for_card(pages, seq: int) -> None:
 
 def _panel_after(page: Page, seq: int):
     """The scene panel once it shows the state after event `seq`."""
-    page.wait_for_function(
-        "n => +(document.querySelector('#scene-panel')?.dataset.seq || 0) >= n", arg=seq
-    )
+    wait_until(page, "n => +(document.querySelector('#scene-panel')?.dataset.seq || 0) >= n", seq)
     return page.locator("#scene-panel")
 
 
