@@ -42,10 +42,11 @@ def test_a_thousand_mixed_operations_meet_no_deadlock(table_for):
     logged = []  # events the operations said they wrote
 
     def scene_cycle(rng):
-        scene = rng.choice(scenes)
-        if rng.random() < 0.5 and t.campaign.active_scene is not None:
-            return services.end_scene(t.campaign, t.campaign.active_scene.pk, t.gm) and None
-        started, _ = services.start_scene(t.campaign, scene.pk, t.gm)
+        running = t.campaign.active_scene  # read once: other threads start and end scenes
+        if rng.random() < 0.5 and running is not None:
+            services.end_scene(t.campaign, running.pk, t.gm)
+        else:
+            services.start_scene(t.campaign, rng.choice(scenes).pk, t.gm)
         return None
 
     def player_roll(rng):
