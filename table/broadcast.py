@@ -175,6 +175,13 @@ def notify_member(campaign_id: int, user_id: int) -> None:
         publish(campaign_id, audience, {"control": "member", "user": user_id})
 
 
+def close_replaced(campaign_id: int, user_id: int, socket_ids: list[str]) -> None:
+    """A user opened one socket too many at the campaign (table.limits): these of theirs
+    close, in whichever process serves them. Called from the event loop."""
+    message = {"control": "replaced", "user": user_id, "sockets": list(socket_ids)}
+    dispatch_here([(campaign_id, audience, message) for audience in AUDIENCES])
+
+
 def session_tag(session_key: str | None) -> str | None:
     """What a socket and a logout compare: a keyed digest, so the session key itself
     never travels through the channel layer."""
