@@ -328,10 +328,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         close (subscribed first: a newer socket's order reaches this one too)."""
         # Known before the registry answers: an order to close it may come meanwhile.
         self.socket_id = socket_id = secrets.token_hex(12)
+        self.hub.name(self, socket_id)
         closing = await limits.aregister(self.campaign_id, self.user.pk, socket_id, limits.now())
         others = [s for s in closing if s != socket_id]
         if others:
-            broadcast.close_replaced(self.campaign_id, self.user.pk, others)
+            broadcast.close_replaced(self.campaign_id, self.audience, others)
         if socket_id in closing:
             if self.closing:
                 self.socket_id = None

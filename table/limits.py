@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
 import logging
 import secrets
 import time
@@ -25,7 +26,7 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.core.cache.backends.dummy import DummyCache
 from django.core.cache.backends.locmem import LocMemCache
 
@@ -41,7 +42,7 @@ def now() -> float:
 
 def _in_process() -> bool:
     """The cache lives in this process's memory: calls are quick and never block."""
-    return isinstance(cache, LocMemCache | DummyCache)
+    return isinstance(caches["default"], LocMemCache | DummyCache)
 
 
 async def _call(func: Callable[..., T], *args: Any) -> T:
@@ -62,20 +63,18 @@ def slow_down(rate: int, window: int) -> str:
     )
 
 
-def spend(campaign_id: int, user_id: int) -> str:
-    """Count one action of the user at the campaign: "" when it may go ahead, else the
-    refusal to show (and the action is not counted).
+def _take(base: str, rate: int, window: int) -> bool:
+    """Count one under `base` if fewer than `rate` were counted in the last `window`
+    seconds; False (and nothing counted) otherwise.
 
     A sliding window over two fixed ones: the current window's count (an atomic
     increment, so processes sharing Redis never let more through than the rate) plus
     the previous window's, weighted by how much of it is still within the last
-    `window` seconds."""
-    rate, window = settings.TABLE_USER_RATE, settings.TABLE_USER_WINDOW
+    `window` seconds. If the cache cannot be reached, True (see the module docstring)."""
     if rate <= 0 or window <= 0:
-        return ""
+        return True
     moment = now()
     slot = int(moment // window)
-    base = f"rollcall:table-budget:{campaign_id}:{user_id}"
     key = f"{base}:{slot}"
     try:
         cache.add(key, 0, 2 * window + 5)
@@ -86,13 +85,22 @@ def spend(campaign_id: int, user_id: int) -> str:
             count = 1
         previous = cache.get(f"{base}:{slot - 1}") or 0
         if count + previous * (1 - (moment / window - slot)) <= rate:
-            return ""
+            return True
         try:
-            cache.decr(key)  # a refused action does not count
+            cache.decr(key)  # a refusal does not count
         except ValueError:
             pass
-    except Exception:  # noqa: BLE001 - fail open, see the module docstring
-        log.exception("table budget: cache unavailable")
+        return False
+    except Exception:  # noqa: BLE001 - fail open
+        log.exception("table limits: cache unavailable")
+        return True
+
+
+def spend(campaign_id: int, user_id: int) -> str:
+    """Count one action of the user at the campaign: "" when it may go ahead, else the
+    refusal to show (and the action is not counted)."""
+    rate, window = settings.TABLE_USER_RATE, settings.TABLE_USER_WINDOW
+    if _take(f"rollcall:table-budget:{campaign_id}:{user_id}", rate, window):
         return ""
     return slow_down(rate, window)
 
@@ -218,3 +226,35 @@ async def aregister(campaign_id: int, user_id: int, socket_id: str, opened_at: f
 
 async def aunregister(campaign_id: int, user_id: int, socket_id: str) -> None:
     await _call(unregister, campaign_id, user_id, socket_id)
+
+
+# --------------------------------------------------------------------------- opening sockets
+
+
+def may_open(session_key: str) -> bool:
+    """Count one socket opened with this session (at any table): False when it opened
+    TABLE_SOCKET_OPENS in the last TABLE_USER_WINDOW seconds already."""
+    digest = hashlib.sha256(session_key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return _take(
+        f"rollcall:table-opens:{digest}", settings.TABLE_SOCKET_OPENS, settings.TABLE_USER_WINDOW
+    )
+
+
+class OpenThrottle:
+    """ASGI middleware, before the session and the user are read: a session that opens
+    sockets faster than TABLE_SOCKET_OPENS per TABLE_USER_WINDOW seconds has the
+    handshake refused (HTTP 403; the page tries again later with its backoff). Each
+    socket that opens costs the server reads in the table's database thread, a replay
+    and, past the cap, closing an older one; a refusal here costs one count in the cache,
+    so one user's storm of sockets does not hold up everybody's rolls."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        session_key = (scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
+        if scope["type"] == "websocket" and session_key and not await _call(may_open, session_key):
+            await receive()  # websocket.connect: answered by refusing the handshake
+            await send({"type": "websocket.close"})
+            return None
+        return await self.inner(scope, receive, send)

@@ -11,16 +11,18 @@ import threading
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.core.cache.backends.locmem import LocMemCache
 from django.test import Client
 from django.urls import reverse
 
+from rollcall.asgi import application
 from sheets.models import Counter, Trait
 from table import broadcast, consumers, limits
 from table.models import TableEvent
 
-from .sockets import closed_with, messages, open_socket, send, seqs
+from .sockets import closed_with, messages, open_socket, send, seqs, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -149,21 +151,52 @@ async def test_the_cap_counts_sockets_another_process_serves(t, settings, monkey
     ordered = []
     real = broadcast.close_replaced
 
-    def spy(campaign_id, user_id, socket_ids):
-        ordered.append((campaign_id, user_id, list(socket_ids)))
-        real(campaign_id, user_id, socket_ids)
+    def spy(campaign_id, audience, socket_ids):
+        ordered.append((campaign_id, audience, list(socket_ids)))
+        real(campaign_id, audience, socket_ids)
 
     monkeypatch.setattr(broadcast, "close_replaced", spy)
     first = await live_socket(t.player, t.campaign)
     assert ordered == []  # the killed process's socket does not count
     second = await live_socket(t.player, t.campaign)
-    assert ordered == [(t.campaign.pk, t.player.pk, ["elsewhere-old"])]
+    assert ordered == [(t.campaign.pk, "players", ["elsewhere-old"])]
     for comm in (first, second):
         await outputs_until_pong(comm)
     registry = await sync_to_async(cache.get)(key)
     assert len(registry) == 2 and "elsewhere-old" not in registry and "killed-old" not in registry
     await first.disconnect()
     await second.disconnect()
+
+
+async def test_a_session_opening_sockets_too_fast_is_refused_at_the_handshake(
+    t, settings, monkeypatch
+):
+    """A storm of sockets from one session is refused before anything is read for it; the
+    same user's other session (another device) is counted apart; the window slides."""
+    settings.TABLE_SOCKET_OPENS, settings.TABLE_USER_WINDOW = 3, 10
+    clock = [1000.0]
+    monkeypatch.setattr(limits, "now", lambda: clock[0])
+    laptop = await session_cookie(t.player)
+
+    async def open_with(session_key: str):
+        headers = [
+            (b"host", b"testserver"),
+            (b"origin", b"http://testserver"),
+            (b"cookie", f"sessionid={session_key}".encode()),
+        ]
+        comm = WebsocketCommunicator(application, f"/ws/campaign/{t.campaign.pk}/", headers)
+        connected, _ = await comm.connect()
+        return comm, connected
+
+    opened = [await open_with(laptop) for _ in range(4)]
+    assert [connected for _, connected in opened] == [True, True, True, False]
+    phone, connected = await open_with(await session_cookie(t.player))
+    assert connected
+    clock[0] = 1020.0
+    again, connected = await open_with(laptop)
+    assert connected
+    for comm in [*(c for c, ok in opened if ok), phone, again]:
+        await comm.disconnect()
 
 
 # --------------------------------------------------------------------------- the action budget
