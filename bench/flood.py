@@ -309,7 +309,8 @@ async def flood_run(port: int, pid: int, data: dict, args) -> dict:
         if not ws.closed.done():
             await ws.close()
 
-    def delays(start: float, end: float) -> list[float]:
+    def delays(start: float, end: float) -> list[tuple[float, float]]:
+        """(delay, when it was sent, in seconds after the flood began) of each roll."""
         out = []
         for (player_number, number), at in sent.items():
             if not start <= at < end:
@@ -317,12 +318,14 @@ async def flood_run(port: int, pid: int, data: dict, args) -> dict:
             others = {0, 1, 2, 3} - {player_number + 1}
             times = seen.get((player_number, number), {})
             if others <= times.keys():
-                out.append(max(times[w] for w in others) - at)
+                out.append((max(times[w] for w in others) - at, at - flood_start))
             else:
-                out.append(float("inf"))  # never arrived: counts as the worst
+                out.append((float("inf"), at - flood_start))  # never arrived: the worst
         return out
 
-    before, during_flood = delays(0, flood_start), delays(flood_start, flood_end)
+    before_timed, during_timed = delays(0, flood_start), delays(flood_start, flood_end)
+    before, during_flood = [d for d, _ in before_timed], [d for d, _ in during_timed]
+    worst = max(during_timed, default=(None, None))
     accepted = await asyncio.to_thread(flooder_events)
     mib = lambda b: round(b / 2**20, 1)  # noqa: E731
     idle_mib = mib(statistics.median(idle)) if idle else None
@@ -330,8 +333,10 @@ async def flood_run(port: int, pid: int, data: dict, args) -> dict:
     return {
         "others_rolls_during_flood": len(during_flood),
         "others_p50_ms": pct(during_flood, 0.50),
+        "others_p95_ms": pct(during_flood, 0.95),
         "others_p99_ms": pct(during_flood, 0.99),
         "others_max_ms": pct(during_flood, 1.0),
+        "others_worst_sent_at_s": None if worst[1] is None else round(worst[1], 2),
         "others_lost": sum(1 for d in during_flood + before if d == float("inf")),
         "others_before_p50_ms": pct(before, 0.50),
         "others_before_p99_ms": pct(before, 0.99),
@@ -438,8 +443,10 @@ def main() -> None:
     print(f"{figures['server']}, {label}; user limits {'on' if figures['user_limits'] else 'off'}; "
           f"{args.sockets} flooder sockets for {args.flood:.0f} s, {PLAYERS} players rolling "
           f"every {PLAYER_INTERVAL:g} s")  # fmt: skip
-    print(f"  other players during the flood: p50 {m['others_p50_ms']} ms  p99 "
-          f"{m['others_p99_ms']} ms  max {m['others_max_ms']} ms  "
+    print(f"  other players during the flood: p50 {m['others_p50_ms']} ms  p95 "
+          f"{m['others_p95_ms']} ms  p99 "
+          f"{m['others_p99_ms']} ms  max {m['others_max_ms']} ms (sent "
+          f"{m['others_worst_sent_at_s']} s into the flood)  "
           f"({m['others_rolls_during_flood']} rolls; before it: p50 "
           f"{m['others_before_p50_ms']} ms, p99 {m['others_before_p99_ms']} ms; "
           f"lost {m['others_lost']})")  # fmt: skip

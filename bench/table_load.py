@@ -139,6 +139,7 @@ def start_daphne(
         "TABLE_SOCKET_WINDOW": "1",
         "TABLE_USER_RATE": "1000000",  # one user (the GM) rolls at every table
         "TABLE_USER_WINDOW": "1",
+        "TABLE_SOCKET_OPENS": "1000000",  # and each session has a socket at every table
         "LOG_LEVEL": "ERROR",
         **SETTINGS_ENV,
     }

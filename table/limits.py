@@ -77,12 +77,10 @@ def _take(base: str, rate: int, window: int) -> bool:
     slot = int(moment // window)
     key = f"{base}:{slot}"
     try:
-        cache.add(key, 0, 2 * window + 5)
         try:
             count = cache.incr(key)
-        except ValueError:  # expired between the two calls
-            cache.set(key, 1, 2 * window + 5)
-            count = 1
+        except ValueError:  # the window's first: start it (unless another just did)
+            count = 1 if cache.add(key, 1, 2 * window + 5) else cache.incr(key)
         previous = cache.get(f"{base}:{slot - 1}") or 0
         if count + previous * (1 - (moment / window - slot)) <= rate:
             return True
