@@ -24,8 +24,9 @@ server_cpu_ms_per_roll is the server process's CPU time (Linux /proc) per roll,
 load_cpu_ms_per_roll the load generator's, machine_busy_cores what the whole machine
 was busy with during the window.
 
-The bench's daphne runs with production settings (DEBUG off) and a raised per-socket
-rate limit (TABLE_SOCKET_RATE): one socket per campaign sends every roll.
+The bench's daphne runs with production settings (DEBUG off) and raised rate limits
+(TABLE_SOCKET_RATE, TABLE_USER_RATE): one socket per campaign sends every roll, all of
+them the same GM's.
 BENCH_DAPHNE=/path/to/executable runs another server command (a profiling wrapper).
 
 --services measures scale-out instead, on a fresh PostgreSQL database and Redis: the
@@ -136,6 +137,9 @@ def start_daphne(
         "SQLITE_PATH": str(db),
         "TABLE_SOCKET_RATE": "1000000",
         "TABLE_SOCKET_WINDOW": "1",
+        "TABLE_USER_RATE": "1000000",  # one user (the GM) rolls at every table
+        "TABLE_USER_WINDOW": "1",
+        "TABLE_SOCKET_OPENS": "1000000",  # and each session has a socket at every table
         "LOG_LEVEL": "ERROR",
         **SETTINGS_ENV,
     }

@@ -7,17 +7,36 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rollcall.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware, get_user  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
 from rollcall import wslimits  # noqa: E402
 from rollcall.wsorigin import SameOriginOnly  # noqa: E402
+from table.consumers import _db  # noqa: E402
+from table.limits import OpenThrottle  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
 wslimits.install()  # bound what daphne buffers for a socket that stops reading
 
-# Only pages of this site, scheme and port included, may open a socket (rollcall/wsorigin.py).
-table_sockets = SameOriginOnly(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+class TableAuthMiddleware(AuthMiddleware):
+    """channels' AuthMiddleware, reading the session and the user in the table's database
+    thread the way the table does (table.consumers._db): channels' own hop closes that
+    thread's connection before and after (close_old_connections), so every socket that
+    opened made the next roll open the database again."""
+
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await _db(get_user.func)(scope)
+
+
+# Only pages of this site, scheme and port included, may open a socket (rollcall/wsorigin.py);
+# then channels' AuthMiddlewareStack, with the throttle on opening sockets (table.limits) first.
+table_sockets = SameOriginOnly(
+    CookieMiddleware(
+        OpenThrottle(SessionMiddleware(TableAuthMiddleware(URLRouter(websocket_urlpatterns))))
+    )
+)
 
 
 async def websocket_app(scope, receive, send):

@@ -274,6 +274,13 @@ TABLE_REPLAY_LIMIT = env_int("TABLE_REPLAY_LIMIT", 500)
 TABLE_CARD_CACHE_BYTES = env_int("TABLE_CARD_CACHE_BYTES", 8 * 1024 * 1024)
 # bytes daphne may hold for a socket whose peer stops reading (rollcall/wslimits.py); 0: off
 TABLE_SOCKET_MAX_BUFFER = env_int("TABLE_SOCKET_MAX_BUFFER", 1024 * 1024)
+# One user at one table, over all their sockets and HTTP requests (table/limits.py, counted
+# in the default cache): sockets kept open (a newer one closes the oldest; a sheet page
+# holds one too) and actions per TABLE_USER_WINDOW seconds. 0: no limit.
+TABLE_SOCKETS_PER_USER = env_int("TABLE_SOCKETS_PER_USER", 6)
+TABLE_USER_RATE = env_int("TABLE_USER_RATE", 30)
+TABLE_USER_WINDOW = env_int("TABLE_USER_WINDOW", 10)
+TABLE_SOCKET_OPENS = env_int("TABLE_SOCKET_OPENS", 12)  # per session per TABLE_USER_WINDOW
 
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
 # Counted in the default cache above: process memory when embedded, Redis with

@@ -175,6 +175,13 @@ def notify_member(campaign_id: int, user_id: int) -> None:
         publish(campaign_id, audience, {"control": "member", "user": user_id})
 
 
+def close_replaced(campaign_id: int, audience: str, socket_ids: list[str]) -> None:
+    """A user opened one socket too many at the campaign (table.limits): these of theirs
+    close, in whichever process serves them (each hub finds them by id, without
+    visiting the campaign's other sockets). Called from the event loop."""
+    dispatch_here([(campaign_id, audience, {"control": "replaced", "sockets": list(socket_ids)})])
+
+
 def session_tag(session_key: str | None) -> str | None:
     """What a socket and a logout compare: a keyed digest, so the session key itself
     never travels through the channel layer."""
@@ -254,6 +261,7 @@ class Hub:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.sockets: dict[tuple[int, str], set] = defaultdict(set)
+        self.by_id: dict[str, Any] = {}  # sockets by their id in table.limits' registry
         self.streams: dict[tuple[int, str], _Stream] = {}
         self.outbox: deque[tuple[list, dict[str, Any]]] = deque()
         self.draining = False
@@ -269,7 +277,15 @@ class Hub:
         if uses_layer():
             await self._subscribe(key[0])
 
+    def name(self, socket, socket_id: str) -> None:
+        """Let control messages find this socket by its id (socket.hub_id)."""
+        socket.hub_id = socket_id
+        self.by_id[socket_id] = socket
+
     def leave(self, socket, key: tuple[int, str]) -> None:
+        socket_id = getattr(socket, "hub_id", None)
+        if socket_id is not None and self.by_id.get(socket_id) is socket:
+            del self.by_id[socket_id]
         sockets = self.sockets.get(key)
         if sockets is None:
             return
@@ -349,7 +365,11 @@ class Hub:
     def deliver(self, key: tuple[int, str], message: dict[str, Any]) -> None:
         seq = message.get("seq")
         if seq is None:
-            self._emit(key, message)
+            if message.get("control") == "replaced":
+                found = (self.by_id.get(socket_id) for socket_id in message.get("sockets", ()))
+                self._send_to([socket for socket in found if socket is not None], message)
+            else:
+                self._emit(key, message)
             return
         if key not in self.sockets:
             return
@@ -425,7 +445,9 @@ class Hub:
             stream.timer = None
 
     def _emit(self, key: tuple[int, str], message: dict[str, Any]) -> None:
-        targets = list(self.sockets.get(key, ()))
+        self._send_to(list(self.sockets.get(key, ())), message)
+
+    def _send_to(self, targets: list, message: dict[str, Any]) -> None:
         if not targets:
             return
         self.outbox.append((targets, message))

@@ -6,14 +6,17 @@ Out: HTML fragments for htmx out-of-band swaps; each event fragment carries
 data-seq. Errors and acknowledgements go to the sender only, as #table-notice.
 
 Connecting: members only; refused after accept() with 4401 (not logged in) or
-4403 (not a member). The socket joins its audience in this process's hub first,
+4403 (not a member). A user keeps at most TABLE_SOCKETS_PER_USER sockets at a table:
+a newer one closes their oldest with 4429, in whichever process it is (table.limits). The socket joins its audience in this process's hub first,
 then reads the log and replays every visible event after the client's last seq,
 once and in order, then goes live. Every message re-checks the user's role; a
 member removed mid-session is closed with 4403, a changed role with 4409.
 
 Broadcasts reach the socket through the hub (table/broadcast.py), never through
-channels' per-message dispatch. Actions sent on sockets run in the database
-thread a batch at a time (ActionQueue), each in its own transaction.
+channels' per-message dispatch. Actions sent on sockets spend from the user's budget at
+the table (shared with their other sockets and their HTTP requests, table.limits), then
+run in the database thread a batch at a time (ActionQueue), each in its own
+transaction, users taking turns.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextvars
 import json
 import logging
 import re
+import secrets
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -35,7 +39,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 
-from . import broadcast, visibility
+from . import broadcast, limits, visibility
 from .actions import (
     ActionError,
     NotMember,
@@ -56,6 +60,10 @@ log = logging.getLogger(__name__)
 CLOSE_NOT_LOGGED_IN = 4401
 CLOSE_NOT_A_MEMBER = 4403
 CLOSE_ROLE_CHANGED = 4409
+CLOSE_REPLACED = 4429  # the user opened more sockets at this table than they may keep
+REPLACED_TEXT = (
+    "You opened this table in another tab or device; this one was closed. Reload to use it here."
+)
 PENDING_SECONDS = 2.0  # without a last_seq, wait this long for a "resume" before going live
 
 
@@ -272,6 +280,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             getattr(self.scope.get("session"), "session_key", None)
         )
         self.key: tuple[int, str] | None = None
+        self.socket_id: str | None = None  # in the user's socket registry (table.limits)
         self.sent_seq = 0
         self.pending: list[dict] | None = []
         self.pending_timer: asyncio.TimerHandle | None = None
@@ -290,6 +299,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.shut(CLOSE_NOT_A_MEMBER)
             return
         self.audience = audience
+        self.turn_key = (self.campaign_id, self.user.pk)  # ActionQueue's turns
         self.hub = broadcast.hub()
         self.key = (self.campaign_id, audience)
         await self.hub.join(self, self.key)  # subscribe first, then fetch, then replay
@@ -299,6 +309,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if await _db(_session_ended)(self.scope.get("session")):
             await self.shut(CLOSE_NOT_LOGGED_IN)
+            return
+        await self.register()
+        if self.closing:
             return
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         last = query.get("last_seq", [""])[0].strip()
@@ -310,6 +323,31 @@ class TableConsumer(AsyncWebsocketConsumer):
                 PENDING_SECONDS, lambda: loop.create_task(self.go_live())
             )
 
+    async def register(self) -> None:
+        """Count this socket among the user's at the table; their oldest beyond the cap
+        close (subscribed first: a newer socket's order reaches this one too)."""
+        # Known before the registry answers: an order to close it may come meanwhile.
+        self.socket_id = socket_id = secrets.token_hex(12)
+        self.hub.name(self, socket_id)
+        closing = await limits.aregister(self.campaign_id, self.user.pk, socket_id, limits.now())
+        others = [s for s in closing if s != socket_id]
+        if others:
+            broadcast.close_replaced(self.campaign_id, self.audience, others)
+        if socket_id in closing:
+            if self.closing:
+                self.socket_id = None
+            else:
+                await self.replaced()
+        elif self.closing:
+            # The peer left while the registry was asked (on Redis, from another thread):
+            # disconnect()'s removal may have run first, so remove it once more.
+            await limits.aunregister(self.campaign_id, self.user.pk, socket_id)
+
+    async def replaced(self) -> None:
+        await self.notice("error", REPLACED_TEXT, code="replaced")
+        self.socket_id = None  # gone from the registry already
+        await self.shut(CLOSE_REPLACED, REPLACED_TEXT)
+
     async def disconnect(self, code: int) -> None:
         self.closing = True
         if self.pending_timer is not None:
@@ -317,15 +355,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.key is not None:
             self.hub.leave(self, self.key)
             self.key = None
+        if self.socket_id is not None:
+            socket_id, self.socket_id = self.socket_id, None
+            await limits.aunregister(self.campaign_id, self.user.pk, socket_id)
 
-    async def shut(self, code: int) -> None:
+    async def shut(self, code: int, reason: str | None = None) -> None:
         if self.closing:
             return
         self.closing = True
         if self.key is not None:
             self.hub.leave(self, self.key)
             self.key = None
-        await self.close(code=code)
+        await self.close(code=code, reason=reason)
 
     # ---- replay and live delivery
 
@@ -373,6 +414,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message.get("control") == "session":
             if self.session_tag is not None and message.get("session") == self.session_tag:
                 await self.shut(CLOSE_NOT_LOGGED_IN)
+            return
+        if message.get("control") == "replaced":
+            if self.socket_id is not None and self.socket_id in message.get("sockets", ()):
+                await self.replaced()
             return
         seq = message.get("seq")
         if seq is None:
@@ -456,7 +501,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             if await self.recheck():
                 await self.replay(message["last_seq"])
             return
-        action_queue().submit(self, message)
+        refusal = await limits.aspend(self.campaign_id, self.user.pk)
+        if refusal:
+            await self.notice("error", refusal, "rate_limited")
+            return
+        if not self.closing:
+            action_queue().submit(self, message)
 
     async def finish(self, status: str, text: str) -> None:
         """The action worker's answer for this socket's message."""
@@ -538,6 +588,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 _queues: dict[asyncio.AbstractEventLoop, ActionQueue] = {}
 BATCH = 64
+BATCH_PER_USER = 4  # of one (campaign, user) in a batch: see ActionQueue
 
 
 def action_queue() -> ActionQueue:
@@ -570,31 +621,59 @@ def run_batch(batch: list) -> tuple[list, list]:
 
 
 class ActionQueue:
-    """The sockets' actions, run in the database thread a batch at a time.
+    """The sockets' actions, run in the database thread a batch at a time, users taking
+    turns.
 
-    Messages wait in arrival order (so one socket's actions run in the order it
-    sent them). While a batch runs, new messages gather; the next batch takes all
-    of them. Each batch costs one trip to the database thread and back, and its
-    broadcasts are handed to the hub together, so under load the event loop and
-    the database thread trade the interpreter lock once per batch rather than
+    Each (campaign, user) has a queue of its own, in arrival order (so one socket's
+    actions run in the order it sent them); a batch takes one action from each user
+    with actions waiting, in turn, then another round, at most BATCH_PER_USER from any
+    one user and BATCH in all. A user's burst thus never sits in front of another
+    player's roll: that roll goes into the next batch, near its start. While a batch
+    runs, new messages gather. Each batch costs one trip to the database thread and
+    back, and its broadcasts are handed to the hub together, so under load the event
+    loop and the database thread trade the interpreter lock once per batch rather than
     several times per roll.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.pending: list = []
+        self.waiting: dict[tuple[int, int], deque] = {}
+        self.turns: deque[tuple[int, int]] = deque()  # the keys in self.waiting, in turn
         self.running = False
 
     def submit(self, consumer: TableConsumer, message: dict[str, Any]) -> None:
-        self.pending.append((consumer, message))
+        key = consumer.turn_key
+        queue = self.waiting.get(key)
+        if queue is None:
+            queue = self.waiting[key] = deque()
+            self.turns.append(key)
+        queue.append((consumer, message))
         if not self.running:
             self.running = True
             self.loop.create_task(self._drain(), context=contextvars.Context())
 
+    def next_batch(self) -> list:
+        batch: list = []
+        served: dict[tuple[int, int], int] = {}
+        full: list[tuple[int, int]] = []  # took their share of this batch: back in line
+        while self.turns and len(batch) < BATCH:
+            key = self.turns.popleft()
+            queue = self.waiting[key]
+            batch.append(queue.popleft())
+            served[key] = served.get(key, 0) + 1
+            if not queue:
+                del self.waiting[key]
+            elif served[key] >= BATCH_PER_USER:
+                full.append(key)
+            else:
+                self.turns.append(key)
+        self.turns.extend(full)
+        return batch
+
     async def _drain(self) -> None:
         try:
-            while self.pending:
-                batch, self.pending = self.pending[:BATCH], self.pending[BATCH:]
+            while self.turns:
+                batch = self.next_batch()
                 published, results = await _db(run_batch)(batch)
                 broadcast.dispatch_here(published)
                 for consumer, (status, text) in results:

@@ -32,8 +32,8 @@ from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from rules.kit.errors import RulesError
 from sheets.models import Counter, Sheet, Trait
 
+from . import limits, visibility
 from . import pool as pools
-from . import visibility
 from .forms import ActionForm
 from .models import Kind, TableEvent
 from .odds_views import OddsView, pool_odds
@@ -55,6 +55,15 @@ def _actions():
     from . import actions
 
     return actions
+
+
+def _spend(campaign: Campaign, user) -> None:
+    """One action from the user's budget at this table, which their sockets spend from
+    too (table.limits); over it, the socket's "Slow down" refusal, raised as an
+    ActionError so each view shows it where it shows any refusal: nothing is done."""
+    refusal = limits.spend(campaign.pk, user.pk)
+    if refusal:
+        raise _actions().ActionError(refusal)
 
 
 def _error_text(error: Exception) -> str:
@@ -403,6 +412,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
         name, req = roll_request(campaign, sheet, pool, request.POST, state)
         chosen = str(request.POST.get("visibility") or "public")
         try:
+            _spend(campaign, request.user)
             event = actions.perform(
                 campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
             )
@@ -632,6 +642,7 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
             req["table"] = table
         actions = _actions()
         try:
+            _spend(campaign, request.user)
             event = actions.perform(
                 campaign,
                 request.user,
@@ -707,6 +718,7 @@ def event_reveal(request: HttpRequest, campaign_id: int, event_id: int) -> HttpR
     campaign, membership = _gm(request, campaign_id)
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.reveal(campaign, request.user, event_id)
         return _gm_done(request, campaign, membership, event.headline, "")
     except actions.ActionError as exc:
@@ -719,6 +731,7 @@ def event_void(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRes
     campaign, membership = _gm(request, campaign_id)
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.void(campaign, request.user, event_id, request.POST.get("reason", ""))
         left = event.outcome.get("not_undone") or []
         message = event.headline + (". Not undone: " + " ".join(left) if left else ".")
@@ -752,6 +765,7 @@ def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> Ht
         req = {"operation": "add", "ones": _small_int(data.get("ones")) or 1}
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.perform(campaign, request.user, action_name, req, sheet_id=sheet_id)
         return _gm_done(request, campaign, membership, event.headline, "")
     except (actions.ActionError, RulesError) as exc:
@@ -818,6 +832,7 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
     actions = _actions()
     try:
         name, req = gm_roll_request(campaign, form)
+        _spend(campaign, request.user)
         event = actions.perform(
             campaign, request.user, name, req, visibility=form.cleaned_data["visibility"]
         )
@@ -847,6 +862,7 @@ def gm_contest(request: HttpRequest, campaign_id: int) -> HttpResponse:
     first = 1 if str(data.get("first", "0")) == "1" else 0
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.perform(
             campaign, request.user, "contest_start", {"sides": sides, "first": first}
         )
@@ -863,6 +879,7 @@ def gm_scene(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = _gm(request, campaign_id)
     op = request.POST.get("op")
     try:
+        _spend(campaign, request.user)
         if op == "end":
             scene = campaign.active_scene
             if scene is None:
@@ -946,6 +963,7 @@ def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
         )
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.perform(
             campaign,
             request.user,
@@ -1019,6 +1037,7 @@ def contest_move(request: HttpRequest, campaign_id: int) -> HttpResponse:
         raise Http404("No such move")
     actions = _actions()
     try:
+        _spend(campaign, request.user)
         event = actions.perform(campaign, request.user, name, req)
         message, error = event.headline, ""
     except (actions.ActionError, RulesError) as exc:

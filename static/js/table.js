@@ -63,6 +63,13 @@
 
   document.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
+    // 4429: the same user opened this table in more tabs or devices than they may keep
+    // (docs/protocol.md); this one stays closed until reloaded, or it would close the
+    // newer one in turn.
+    if (code === 4429) {
+      setStatus("closed", "You opened this table in another tab or device; this one was closed. Reload to use it here.");
+      return;
+    }
     if (code >= 4400 && code < 4500) {
       setStatus("closed", "Not connected: reload the page to sign in again.");
       return;

@@ -25,6 +25,15 @@ def quiet_refusals():
         lg.setLevel(level)
 
 
+@pytest.fixture(autouse=True)
+def roomy_user_limits(settings):
+    """Hundreds of requests and messages of one user within seconds are the point here:
+    the per-user budget and the throttle on opening sockets (table/limits.py, tested in
+    tests/table/test_user_limits.py) must not decide what these tests see."""
+    settings.TABLE_USER_RATE = 10**6
+    settings.TABLE_SOCKET_OPENS = 10**6
+
+
 @pytest.fixture
 def world(make_user):
     from .world import build

@@ -100,7 +100,7 @@ class Driver:
                 break
         queue, hub = consumers.action_queue(), broadcast.hub()
         for _ in range(5000):
-            if not (queue.running or queue.pending or hub.draining or hub.outbox):
+            if not (queue.running or queue.waiting or hub.draining or hub.outbox):
                 break
             await asyncio.sleep(0.001)
         await asyncio.sleep(0)
