@@ -103,18 +103,29 @@
   // asks whether that changed (its data-depends key; 204: unchanged) and, if so,
   // re-renders itself the way a click does, keeping what is picked. A builder with a
   // roll out is left alone: the roll's answer replaces it.
-  var checkBuilders = debounced(function () {
+  // While a builder may be about to re-render it says so (aria-busy), for screen readers
+  // and for anyone about to press its Roll button.
+  var checkBuildersSoon = debounced(function () {
     document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
       var url = builder.getAttribute("data-check-url") + "?depends=" +
         encodeURIComponent(builder.getAttribute("data-depends"));
       fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
         var form = builder.isConnected ? builder.querySelector("form") : null;
         if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
-          htmx.trigger(form, "change");
+          htmx.trigger(form, "change");  // the answer replaces the builder, busy no more
+        } else {
+          builder.removeAttribute("aria-busy");
         }
-      }).catch(function () { /* offline: the next event asks again */ });
+      }).catch(function () { builder.removeAttribute("aria-busy"); /* offline: the next event asks again */ });
     });
   });
+
+  function checkBuilders() {
+    document.querySelectorAll(".pool-builder[data-depends][data-check-url]").forEach(function (builder) {
+      builder.setAttribute("aria-busy", "true");
+    });
+    checkBuildersSoon();
+  }
 
   document.addEventListener("htmx:wsAfterMessage", function (evt) {
     // Keep the newest seq on the log itself: cards can be replaced or voided in place.

@@ -154,8 +154,19 @@ def _fill(page: Page, builder: str, name: str, value: str) -> None:
     expect(page.locator(f"{builder} [name={name}]")).to_have_value(value)
 
 
-def _roll(page: Page, builder: str) -> int:
-    """Press Roll; the roll is accepted and its card reaches this page. Returns its seq."""
+def _roll(page: Page, builder: str, after: int = 0) -> int:
+    """Press Roll once this page has event `after` and its builder is not about to
+    re-render (aria-busy, or a request of its own out): a player presses a button they
+    see settled. The roll is accepted and its card reaches this page. Returns its seq."""
+    if after:
+        expect(page.locator(f"#event-{after}")).to_be_attached()
+    wait_until(
+        page,
+        "b => { const el = document.querySelector(b);"
+        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
+        " && !el.matches('.htmx-request'); }",
+        builder,
+    )
     before = max(_seqs(page), default=0)
     button = page.locator(f"{builder} .pool-roll button[type=submit]")
     expect(button).to_be_enabled()
@@ -328,7 +339,10 @@ def _contest(pages, table, system) -> None:
         if "stress to choose" in text:
             break
         assert "▶ Thugs’s turn" in text or "▶ Ace’s turn" in text, text
-        seq = _roll(gm, npc_builder) if "▶ Thugs’s turn" in text else _roll(alice, ace_builder)
+        if "▶ Thugs’s turn" in text:
+            seq = _roll(gm, npc_builder, after=seq)
+        else:
+            seq = _roll(alice, ace_builder, after=seq)
     else:
         raise AssertionError("the contest did not end in 20 rolls")
     for page in (gm, alice):
