@@ -119,7 +119,6 @@ RNG: Random | None = None
 
 GM_AUDIENCE = gate.GM
 PLAYER_AUDIENCE = gate.PLAYERS
-PLAYERS = gate.PLAYERS
 MAX_REASON = 200
 
 
@@ -804,7 +803,7 @@ def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
     expired: dict[str, Any] = {}
     if state is not None and not state.expired:
         # The card is public: what players could not see is not counted on it.
-        expired = expired_summary(gate.visible_state(campaign.pk, state.data, PLAYERS))
+        expired = expired_summary(gate.visible_state(campaign.pk, state.data, PLAYER_AUDIENCE))
         state.expired = True
         state.version += 1
         state.save(update_fields=["expired", "version", "updated_at"])
