@@ -278,8 +278,8 @@ TABLE_SOCKET_MAX_BUFFER = env_int("TABLE_SOCKET_MAX_BUFFER", 1024 * 1024)
 # in the default cache): sockets kept open (a newer one closes the oldest; a sheet page
 # holds one too) and actions per TABLE_USER_WINDOW seconds. 0: no limit.
 TABLE_SOCKETS_PER_USER = env_int("TABLE_SOCKETS_PER_USER", 6)
-TABLE_USER_RATE = env_int("TABLE_USER_RATE", 30)
-TABLE_USER_WINDOW = env_int("TABLE_USER_WINDOW", 10)
+TABLE_USER_RATE = env_int("TABLE_USER_RATE", 20)
+TABLE_USER_WINDOW = env_int("TABLE_USER_WINDOW", 20)
 TABLE_SOCKET_OPENS = env_int("TABLE_SOCKET_OPENS", 12)  # per session per TABLE_USER_WINDOW
 
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------

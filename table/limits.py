@@ -2,13 +2,14 @@
 
 One user at one table may keep at most TABLE_SOCKETS_PER_USER sockets open (a newer
 one closes the oldest) and spend at most TABLE_USER_RATE actions per
-TABLE_USER_WINDOW seconds, whichever socket or form they come from. Without these, a
-user who opens many sockets multiplies the per-socket rate limit, and their burst
-delays everybody's cards (docs/reliability.md, "Flood").
+TABLE_USER_WINDOW seconds, whichever socket or form they come from; one session opens
+at most TABLE_SOCKET_OPENS sockets per window (OpenThrottle). Without these, a user who
+opens many sockets multiplies the per-socket rate limit, and their burst delays
+everybody's cards (docs/reliability.md, "Flood").
 
-Both are kept in Django's default cache: process memory when Rollcall runs embedded
+All are kept in Django's default cache: process memory when Rollcall runs embedded
 (one process), Redis when REDIS_URL is set, so every daphne process sees the same
-sockets and the same budget. If the cache cannot be reached, both let people play and
+sockets and the same counts. If the cache cannot be reached, they let people play and
 log the error: a broken cache must not close the table.
 """
 
