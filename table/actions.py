@@ -65,22 +65,19 @@ from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
+from rules.kit.table import MAX_ID
 from rules.registry import get_system
 
 from . import broadcast, undo
 from . import visibility as gate
+from .context import ActionError, Context, empty_state, sheet_in
 from .models import Kind, SceneState, SessionState, TableEvent, TableLog, Visibility
 from .state import (
-    MAX_ID,
-    ActionError,
-    Context,
     action_for,
-    empty_state,
     expire_session,
     expired_summary,
     handler_for,
     reset_session,
-    sheet_in,
     visible_state,
 )
 
@@ -580,7 +577,7 @@ def perform_in(
         except RulesError as error:
             name = str(action_name)[:40]
             raise ActionError(f"{system.name} has no action called “{name}”.") from error
-        handler = handler_for(system.slug, action.name)
+        handler = handler_for(system, action.name)
         chosen = _visibility(visibility, membership)
         if chosen != Visibility.PUBLIC and handler.public_only:
             raise ActionError(f"“{action.title}” changes what everyone sees, so it is public.")
@@ -747,7 +744,7 @@ def session_started(campaign: Campaign, user) -> TableEvent:
         number = (
             TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START).count() + 1
         )
-        effects, freed = reset_session(head.campaign)
+        effects, freed = reset_session(head.campaign, get_system(head.campaign.system))
         expired_effects, expired = expire_session(head.campaign, number)
         explanation = f"Session {number} begins."
         if freed:

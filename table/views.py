@@ -30,6 +30,8 @@ from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from rules.kit.errors import RulesError
+from rules.personae.table import GRANT_PREFIX, bonus_grant
+from rules.registry import get_system
 from sheets.models import Counter, Sheet, Trait
 
 from . import limits, visibility
@@ -179,8 +181,6 @@ def d10_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -> dic
     the member may see them (`state` went through the visibility gate)."""
     if campaign.system not in D10_SYSTEMS:
         return {}
-    from .state import bonus_grant
-
     difficulty = state.get("difficulty")
     held = bonus_grant(state, sheet.pk) if campaign.system == "personae" else None
     return {
@@ -193,8 +193,6 @@ def bonus_grants(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str,
     """PER-1: the unused bonus dice the GM granted in this scene, as the member may see them."""
     if campaign.system != "personae":
         return []
-    from .state import GRANT_PREFIX
-
     grants = [
         record
         for key, record in state.items()
@@ -975,10 +973,8 @@ def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
         )
     except (actions.ActionError, RulesError) as exc:
         return _gm_done(request, campaign, membership, "", _error_text(exc))
-    from .state import points_of
-
-    _key, one, many = points_of(campaign.system)
-    label = one if abs(amount) == 1 else many
+    points = get_system(campaign.system).points
+    label = points.one if abs(amount) == 1 else points.many
     verb = "gets" if amount > 0 else "gives back"
     return _gm_done(
         request,

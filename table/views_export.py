@@ -17,9 +17,9 @@ from django.views.decorators.http import require_GET
 
 from campaigns.models import Scene
 from campaigns.permissions import get_campaign_for_gm, get_campaign_for_user
+from rules.kit.table import MAX_ID
 
 from .export import NoSuchSession, export_data, to_json, to_markdown, verify
-from .state import MAX_ID
 
 FORMATS = {"md": "text/markdown; charset=utf-8", "json": "application/json"}
 

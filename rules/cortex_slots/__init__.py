@@ -12,6 +12,7 @@ from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE
+from .table import TABLE
 
 __all__ = [
     "ACTIONS",
@@ -23,4 +24,5 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "TABLE",
 ]

@@ -3,19 +3,24 @@ a game, read from its package.
 
 A game package under `rules/` exposes, in its `__init__`: SLUG, NAME, PREFIX (of its
 rules IDs), SOURCE, MECHANICS, SHEET_TEMPLATE, ACTIONS, DECISIONS (the app's readings
-where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings).
+where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings). It
+may also expose TABLE (its actions' transitions at the table, by action name: see
+rules.kit.table), POINTS (the counter the GM gives outside a roll, plot points unless it
+says otherwise) and SESSION_FLAGS (sheet flags a new session clears, by group).
 `game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from .actions import Action
 from .errors import RulesError
 from .mechanics import Mechanic
 from .sheet import SheetTemplate
+from .table import Points, Transition
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,9 @@ class GameSystem:
     mechanics: tuple[Mechanic, ...]
     source: str
     decisions: dict[str, tuple[str, ...]]
+    table: Mapping[str, Transition] = field(default_factory=dict)
+    points: Points = Points()
+    session_flags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -54,6 +62,9 @@ def game_from_package(package: ModuleType) -> GameSystem:
         mechanics=tuple(package.MECHANICS),
         source=package.SOURCE,
         decisions=_decisions(package),
+        table=dict(getattr(package, "TABLE", {})),
+        points=getattr(package, "POINTS", Points()),
+        session_flags=dict(getattr(package, "SESSION_FLAGS", {})),
     )
 
 

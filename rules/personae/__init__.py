@@ -11,6 +11,7 @@ from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE
+from .table import POINTS, TABLE
 
 __all__ = [
     "ACTIONS",
@@ -18,8 +19,10 @@ __all__ = [
     "MECHANICS",
     "NAME",
     "ODDS_DECISIONS",
+    "POINTS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "TABLE",
 ]

@@ -14,6 +14,7 @@ from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
+from .table import TABLE
 
 __all__ = [
     "ACTIONS",
@@ -27,4 +28,5 @@ __all__ = [
     "SLUG",
     "SOURCE",
     "STRESS_TYPES",
+    "TABLE",
 ]

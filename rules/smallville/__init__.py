@@ -14,6 +14,7 @@ from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
+from .table import SESSION_FLAGS, TABLE
 
 __all__ = [
     "ACTIONS",
@@ -23,8 +24,10 @@ __all__ = [
     "NAME",
     "ODDS_DECISIONS",
     "PREFIX",
+    "SESSION_FLAGS",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
     "STRESS_TYPES",
+    "TABLE",
 ]

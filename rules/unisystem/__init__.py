@@ -12,6 +12,7 @@ from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .sheet import SHEET_TEMPLATE
+from .table import POINTS, TABLE
 
 __all__ = [
     "ACTIONS",
@@ -19,8 +20,10 @@ __all__ = [
     "MECHANICS",
     "NAME",
     "ODDS_DECISIONS",
+    "POINTS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "TABLE",
 ]

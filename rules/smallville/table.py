@@ -1,0 +1,220 @@
+"""Smallville at the table: what each action reads from the table and writes back.
+
+Rolls, tests, contests and stress are the Cortex Plus transitions (rules.kit.cortex_table)
+over Smallville's sheet groups, with its paid dice (SMV-3..7), Resources in a side pool
+(SMV-7), Useful Details (SMV-6), the Trouble Pool (SMV-9) and Shut Down (SMV-5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..kit.cortex_table import (
+    CortexPlusRules,
+    check_plot_points,
+    contest_transitions,
+)
+from ..kit.table import (
+    ActionError,
+    SheetHandle,
+    Table,
+    Transition,
+    dry_run,
+    holder_id,
+    int_field,
+    norm,
+    not_on_table,
+    scene_view,
+)
+
+# SMV-7: Resources (Locations and Extras) roll in a side pool and are used once a session.
+RESOURCE_GROUPS = ("locations", "extras")
+# Flags a new session clears, by sheet group (SMV-7: every Resource is free again).
+SESSION_FLAGS = {group: ("used",) for group in RESOURCE_GROUPS}
+
+
+def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> object:
+    """SMV-7: a Resource is free when on the roller's sheet and unused this session. One not
+    on it costs 1 plot point and is another character's, named with its holder ("sheet"):
+    its die is the one on that sheet. A player brings no Resource that is not on the
+    table; the Watchtower may bring any."""
+    if not isinstance(entries, list):
+        return entries
+    char = ctx.character(sheet) if sheet is not None else None
+    filled = []
+    for raw in entries:
+        if not isinstance(raw, Mapping):
+            filled.append(raw)
+            continue
+        holder = holder_id(raw)
+        mine = holder is None or (sheet is not None and holder == sheet.pk)
+        trait = char.trait(raw.get("group"), raw.get("trait", "")) if char and mine else None
+        if trait is not None and trait.die:
+            filled.append(
+                {
+                    **raw,
+                    "trait": trait.name,
+                    "die": trait.die_label,
+                    "on_sheet": True,
+                    "used": bool((trait.flags or {}).get("used")),
+                }
+            )
+            continue
+        other = ctx.visible_sheet(holder) if holder is not None and not mine else None
+        if other is not None and raw.get("group") in RESOURCE_GROUPS:
+            trait = ctx.character(other).trait(raw["group"], raw.get("trait", ""))
+            if trait is not None and trait.die:
+                filled.append(
+                    {**raw, "trait": trait.name, "die": trait.die_label, "sheet": other.pk,
+                     "on_sheet": False, "used": False}
+                )  # fmt: skip
+                continue
+        if not ctx.is_gm:
+            raise not_on_table(raw)
+        filled.append({**raw, "on_sheet": False, "used": False})
+    return filled
+
+
+def useful_details(ctx: Table, request: dict) -> None:
+    """SMV-6: a Useful Detail already made in this scene is reused for free (a player reuses
+    only one they may see); one the Watchtower takes from the Trouble Pool comes out of the
+    scene's pool. A player's own is a d6 (the rules refuse any other size)."""
+    details = [
+        e
+        for e in request.get("pool") or ()
+        if isinstance(e, dict) and e.get("group") == "useful_details"
+    ]
+    if not ctx.in_scene or not details:
+        return
+    known = {norm(k) for k in scene_view(ctx).get("useful_details") or {}}
+    for entry in details:
+        entry["reused"] = norm(entry.get("trait", "")) in known
+        if entry.get("from_trouble"):
+            request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
+
+
+class SmallvilleRules(CortexPlusRules):
+    """SMV-1..5: a pool takes the roller's Value, Relationships, Abilities and Distinctions,
+    and the opponent's stress and Limits, each named by its holder."""
+
+    own_groups = ("values", "relationships", "abilities", "distinctions")
+    other_side_groups = ("stress", "limits")
+    entry_flags = {"distinctions": "heritage"}
+    gm_flag = "watchtower"
+
+    def prepare_side(self, ctx: Table, request: dict, sheet: SheetHandle | None) -> None:
+        super().prepare_side(ctx, request, sheet)
+        if "side_pool" in request:
+            request["side_pool"] = fill_side_pool(ctx, request["side_pool"], sheet)
+        useful_details(ctx, request)
+
+    def pool_cost(self, ctx: Table, request: Mapping, *, gm: bool) -> int:
+        """SMV-3..7: the paid dice, worked out by the roll action on that side, and the plot
+        points named for the result."""
+        side = {**request, "watchtower": gm}
+        paid = int_field(dry_run(ctx.system.action("roll"), side), "plot_points_for_dice")
+        return paid + super().pool_cost(ctx, request, gm=gm)
+
+    def apply_side(
+        self, ctx: Table, sheet: SheetHandle | None, outcome: Mapping, *, later=None
+    ) -> None:
+        """Resources used, new Useful Details and a die taken from the Trouble Pool, besides
+        the plot points and stepped-down Values of every Cortex Plus roll."""
+        super().apply_side(ctx, sheet, outcome, later=later)
+        if sheet is not None:
+            for name in outcome.get("resources_used") or []:
+                for group in RESOURCE_GROUPS:
+                    ctx.flag_trait(sheet, group, name, "used")
+        made = [
+            e
+            for e in outcome.get("costs") or ()
+            if e.get("group") == "useful_details" and e.get("trait")
+        ]
+        if ctx.in_scene and (made or "trouble_pool" in outcome):
+            details = ctx.data.setdefault("useful_details", {})
+            for entry in made:
+                if entry["trait"] not in details:
+                    details[entry["trait"]] = {
+                        "die": entry.get("die"),
+                        "sheet": sheet.pk if sheet else None,
+                        "seq": ctx.seq,
+                    }
+                    ctx.note(useful_detail=entry["trait"])
+            if "trouble_pool" in outcome and outcome["trouble_pool"] != ctx.data.get(
+                "trouble_pool"
+            ):
+                ctx.data["trouble_pool"] = list(outcome["trouble_pool"])
+                ctx.note(trouble_pool=ctx.data["trouble_pool"])
+
+
+RULES = SmallvilleRules()
+
+
+class Trouble(Transition):
+    """SMV-9: the Trouble Pool is the scene's; the Watchtower adds to it, a player pays to
+    take a die out of it."""
+
+    needs_scene = True
+    public_only = True
+
+    def authorize(self, ctx: Table) -> None:
+        operation = ctx.request.get("operation")
+        if operation == "add":
+            ctx.require_gm("add to the Trouble Pool")
+        if ctx.sheet is not None:
+            if operation != "add":
+                ctx.require_control(ctx.sheet)
+        elif not ctx.is_gm or operation == "remove":
+            raise ActionError("Choose the character who pays.")
+
+    def prepare(self, ctx: Table) -> None:
+        ctx.request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
+
+    def precheck(self, ctx: Table) -> None:
+        if ctx.request.get("operation") == "remove":
+            check_plot_points(ctx, ctx.sheet, 1)
+
+    def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
+        paid = int_field(outcome, "plot_points_paid")
+        if outcome.get("paid_by") == "watchtower":
+            ctx.give(ctx.sheet, "plot_points", paid, "plot points")
+        else:
+            ctx.spend(ctx.sheet, "plot_points", paid, "plot points")
+        ctx.data["trouble_pool"] = list(outcome.get("trouble_pool", []))
+        ctx.note(trouble_pool=ctx.data["trouble_pool"])
+
+
+class ShutDown(Transition):
+    """SMV-5: shutting down an Ability costs a plot point, unless its holder was stressed
+    out of the scene."""
+
+    def prepare(self, ctx: Table) -> None:
+        target = ctx.param_int("target")
+        if target is not None and ctx.in_scene:
+            ctx.request["stressed_out"] = any(
+                t.get("sheet") == target for t in ctx.data.get("taken_out", [])
+            )
+
+    def precheck(self, ctx: Table) -> None:
+        if not ctx.request.get("stressed_out"):
+            check_plot_points(ctx, ctx.sheet, 1)
+
+    def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
+        ctx.spend(ctx.sheet, "plot_points", int_field(outcome, "plot_points_paid"), "plot points")
+        if ctx.in_scene:
+            ctx.data.setdefault("shut_down", []).append(
+                {
+                    "ability": outcome.get("shut_down"),
+                    "target": ctx.param_int("target"),
+                    "seq": ctx.seq,
+                }  # fmt: skip
+            )
+            ctx.note(shut_down=outcome.get("shut_down"))
+
+
+TABLE: dict[str, Transition] = {
+    **contest_transitions(RULES),
+    "trouble": Trouble(),
+    "shut_down": ShutDown(),
+}
