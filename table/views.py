@@ -238,6 +238,11 @@ def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str,
 # --------------------------------------------------------------------------- the pool builder
 
 
+def _form_choices(campaign: Campaign, key: str) -> tuple:
+    builder = get_system(campaign.system).builder
+    return builder.form_choices.get(key, ()) if builder else ()
+
+
 def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, int | None]:
     """Build the pool for data["sheet"] from the builder's fields (used by the odds view too)."""
     _, membership = get_campaign_for_user(user, campaign.pk)
@@ -362,8 +367,8 @@ def builder_context(
         "typed_target": str(data.get("target", "") or ""),
         "message": message,
         "error": error,
-        "uni_kinds": pools.UNI_KINDS,
-        "uni_difficulties": pools.UNI_DIFFICULTIES,
+        "uni_kinds": _form_choices(campaign, "kinds"),
+        "uni_difficulties": _form_choices(campaign, "difficulties"),
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
     }
@@ -503,7 +508,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "session_assets": session,
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
-        "uni_difficulties": pools.UNI_DIFFICULTIES,
+        "uni_difficulties": _form_choices(campaign, "difficulties"),
         "contest": open_contest(state),
         "cards": render_cards(events, membership),
         "more": more,

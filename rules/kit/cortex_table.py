@@ -17,6 +17,7 @@ from .table import (
     SheetHandle,
     Table,
     TableView,
+    TraitHandle,
     Transition,
     check_counter,
     held_in,
@@ -46,6 +47,17 @@ class PoolRules:
     other_side_groups: tuple[str, ...] = ()
     parent_groups: tuple[str, ...] = ()
     entry_flags: Mapping[str, str] = {}
+
+    def entry(self, trait: TraitHandle) -> dict[str, Any]:
+        """A trait of the roller's sheet as a pool entry: the one translation of a sheet
+        into a pool, used by the pool builder and by the roll alike."""
+        entry = {"die": trait.die_label, "trait": trait.name, "group": trait.group}
+        if trait.group in self.parent_groups:
+            entry["parent"] = trait.parent.name if trait.parent_id else ""
+        flag = self.entry_flags.get(trait.group)
+        if flag:
+            entry[flag] = bool((trait.flags or {}).get(flag))
+        return entry
 
 
 def other_side_die(ctx: Table, raw: Mapping, view: TableView) -> dict[str, Any] | None:

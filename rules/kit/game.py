@@ -5,7 +5,7 @@ A game package under `rules/` exposes, in its `__init__`: SLUG, NAME, PREFIX (of
 rules IDs), SOURCE, MECHANICS, SHEET_TEMPLATE, ACTIONS, DECISIONS (the app's readings
 where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings). It
 may also expose TABLE (its actions' transitions at the table, by action name: see
-rules.kit.table), POINTS (the counter the GM gives outside a roll, plot points unless it
+rules.kit.table), BUILDER (its pool builder: rules.kit.builder), POINTS (the counter the GM gives outside a roll, plot points unless it
 says otherwise) and SESSION_FLAGS (sheet flags a new session clears, by group).
 `game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
 """
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from .actions import Action
+from .builder import PoolBuilder
 from .errors import RulesError
 from .mechanics import Mechanic
 from .sheet import SheetTemplate
@@ -36,6 +37,7 @@ class GameSystem:
     table: Mapping[str, Transition] = field(default_factory=dict)
     points: Points = Points()
     session_flags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    builder: PoolBuilder | None = None
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -65,6 +67,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         table=dict(getattr(package, "TABLE", {})),
         points=getattr(package, "POINTS", Points()),
         session_flags=dict(getattr(package, "SESSION_FLAGS", {})),
+        builder=getattr(package, "BUILDER", None),
     )
 
 

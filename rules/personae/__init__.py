@@ -7,6 +7,7 @@ leaves room). The names below are what `rules.kit.game` reads into the registry.
 """
 
 from .actions import ACTIONS
+from .builder import BUILDER
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
@@ -15,6 +16,7 @@ from .table import POINTS, TABLE
 
 __all__ = [
     "ACTIONS",
+    "BUILDER",
     "DECISIONS",
     "MECHANICS",
     "NAME",

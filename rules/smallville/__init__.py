@@ -10,6 +10,7 @@ through the registry's `module`.
 """
 
 from .actions import ACTIONS, GAME
+from .builder import BUILDER
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
@@ -18,6 +19,7 @@ from .table import SESSION_FLAGS, TABLE
 
 __all__ = [
     "ACTIONS",
+    "BUILDER",
     "DECISIONS",
     "GAME",
     "MECHANICS",

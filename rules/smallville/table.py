@@ -27,11 +27,10 @@ from ..kit.table import (
     not_on_table,
     scene_view,
 )
+from .sheet import SIDE_GROUPS
 
-# SMV-7: Resources (Locations and Extras) roll in a side pool and are used once a session.
-RESOURCE_GROUPS = ("locations", "extras")
 # Flags a new session clears, by sheet group (SMV-7: every Resource is free again).
-SESSION_FLAGS = {group: ("used",) for group in RESOURCE_GROUPS}
+SESSION_FLAGS = {group: ("used",) for group in SIDE_GROUPS}
 
 
 def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> object:
@@ -62,7 +61,7 @@ def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> ob
             )
             continue
         other = ctx.visible_sheet(holder) if holder is not None and not mine else None
-        if other is not None and raw.get("group") in RESOURCE_GROUPS:
+        if other is not None and raw.get("group") in SIDE_GROUPS:
             trait = ctx.character(other).trait(raw["group"], raw.get("trait", ""))
             if trait is not None and trait.die:
                 filled.append(
@@ -124,7 +123,7 @@ class SmallvilleRules(CortexPlusRules):
         super().apply_side(ctx, sheet, outcome, later=later)
         if sheet is not None:
             for name in outcome.get("resources_used") or []:
-                for group in RESOURCE_GROUPS:
+                for group in SIDE_GROUPS:
                     ctx.flag_trait(sheet, group, name, "used")
         made = [
             e

@@ -8,6 +8,7 @@ into the registry.
 """
 
 from .actions import ACTIONS
+from .builder import BUILDER
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
@@ -16,6 +17,7 @@ from .table import POINTS, TABLE
 
 __all__ = [
     "ACTIONS",
+    "BUILDER",
     "DECISIONS",
     "MECHANICS",
     "NAME",

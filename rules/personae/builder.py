@@ -1,0 +1,90 @@
+"""Personae's pool builder: the traits a player clicks, turned into its rules request
+(rules.kit.builder runs it; the page and the odds fragment show it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..kit import builder as kb
+from . import reading
+
+
+def skill_brings_its_attribute(
+    by_id: Mapping[int, Any], kept: list[int], clicked: int | None, notes: list[str]
+) -> list[int]:
+    """PER-1: picking a skill picks the attribute it names (a later click can change it)."""
+    if clicked is None or clicked not in kept or by_id[clicked].group != "skills":
+        return kept
+    link = by_id[clicked].link_id
+    if link in by_id:
+        kept = [k for k in kept if by_id[k].group != "attributes"] + [link]
+    return kept
+
+
+def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
+    skill = next((t for t in chosen if t.group == "skills"), None)
+    attribute = next((t for t in chosen if t.group == "attributes"), None)
+    modifiers = kb.form_int(data, "modifiers", 0, -20, 20) or 0
+    goal = str(data.get("goal", "") or "").strip()[: reading.MAX_GOAL]
+    secret = False
+    if kb.from_table(pool):
+        # PER-1: bonus dice are granted by the GM and the number to beat is the GM's.
+        grant = pool.table.get("bonus_dice")
+        bonus = grant["dice"] if isinstance(grant, Mapping) and grant.get("dice") else 0
+        shown, secret = kb.table_difficulty(pool)
+        difficulty = shown["value"] if shown is not None else None
+        pool.options.update(
+            from_table=True,
+            secret_difficulty=secret,
+            bonus_note=(grant.get("note") or "") if bonus else "",
+            difficulty_note=(shown.get("note") or "") if shown is not None else "",
+        )
+    else:
+        bonus = kb.form_int(data, "bonus_dice", 0, 0, 10) or 0
+        difficulty = kb.form_int(data, "difficulty", target, 1, 50)
+    pool.options.update(bonus_dice=bonus, modifiers=modifiers, difficulty=difficulty, goal=goal)
+    for _, _, choices in pool.groups:
+        for c in choices:
+            trait = by_id[c.id]
+            if c.group == "skills" and trait.link_id in by_id:
+                c.note = f"+ {by_id[trait.link_id].name}"
+    if skill is None or attribute is None:
+        pool.errors.append("Pick a skill (its dice) and an attribute (added to the best die).")
+        return
+    threshold = max(1, counters.get("potential_threshold", 3))
+    actor = {
+        "name": character or "Actor",
+        "skill": skill.rating or 0,
+        "skill_name": skill.name,
+        "attribute": attribute.rating or 0,
+        "attribute_name": attribute.name,
+        "bonus_dice": bonus,
+        "modifiers": modifiers,
+        "potential_threshold": threshold,
+        "criticals": min(counters.get("criticals", 0), threshold),
+    }
+    request: dict[str, Any] = {"actor": actor}
+    if difficulty is not None:
+        request["difficulty"] = difficulty
+    elif secret:
+        pool.notes.append(kb.SECRET_DIFFICULTY_NOTE)
+    elif kb.from_table(pool):
+        pool.errors.append("The GM has not set a difficulty for this scene: ask the GM for one.")
+    else:
+        pool.errors.append("Give a difficulty to beat (or set the scene's on the dashboard).")
+    if goal:
+        request["goal"] = goal
+    else:
+        pool.errors.append("State the goal first: what happens if the challenge succeeds.")
+    pool.request = request
+
+
+BUILDER = kb.PoolBuilder(
+    roll_action="challenge",
+    clickable=("skills", "attributes"),
+    fill=fill,
+    one_of=("skills", "attributes"),
+    link=skill_brings_its_attribute,
+)
