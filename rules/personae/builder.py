@@ -9,6 +9,7 @@ from typing import Any
 
 from ..kit import builder as kb
 from . import reading
+from .table import rated
 
 
 def skill_brings_its_attribute(
@@ -56,10 +57,7 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
     threshold = max(1, counters.get("potential_threshold", 3))
     actor = {
         "name": character or "Actor",
-        "skill": skill.rating or 0,
-        "skill_name": skill.name,
-        "attribute": attribute.rating or 0,
-        "attribute_name": attribute.name,
+        **rated(skill, attribute),
         "bonus_dice": bonus,
         "modifiers": modifiers,
         "potential_threshold": threshold,

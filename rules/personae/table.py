@@ -24,9 +24,22 @@ from ..kit.table import (
     Points,
     SheetHandle,
     Table,
+    TraitHandle,
     Transition,
     int_field,
 )
+
+
+def rated(skill: TraitHandle, attribute: TraitHandle) -> dict[str, Any]:
+    """PER-1: a skill (its rating is the number of d10s) and the attribute added to the best
+    die, as a challenge's side names them: the one translation of a sheet into a side, used
+    by the pool builder and by the roll alike."""
+    return {
+        "skill": skill.rating or 0,
+        "skill_name": skill.name,
+        "attribute": attribute.rating or 0,
+        "attribute_name": attribute.name,
+    }
 
 
 def fill_per_side(ctx: Table, raw: object, sheet: SheetHandle | None, *, banks: bool) -> object:
@@ -37,10 +50,9 @@ def fill_per_side(ctx: Table, raw: object, sheet: SheetHandle | None, *, banks: 
     side = {k: v for k, v in raw.items() if k != "bank_limit"}
     side["name"] = sheet.name[:80]
     skill = char.require("skills", side.get("skill_name", ""), "skill")
-    side["skill"], side["skill_name"] = skill.rating or 0, skill.name
     attribute_name = side.get("attribute_name") or (skill.link.name if skill.link_id else "")
     attribute = char.require("attributes", attribute_name, "attribute")
-    side["attribute"], side["attribute_name"] = attribute.rating or 0, attribute.name
+    side.update(rated(skill, attribute))
     if banks:
         side.update(bank_fields(ctx, sheet, name=False))
     if not ctx.is_gm:

@@ -9,6 +9,8 @@ the live socket, the invite link's select-on-focus, the admin's own scripts).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -93,7 +95,9 @@ def test_every_page_works_under_the_policy(chromium, daphne_server, ids):
     assert answer.value.status == 200
     expect(builder.locator("input[name=plot_points]")).to_have_value("1")
     with alice.expect_response(lambda r: f"/table/pool/{sheet}/" in r.url) as answer:
-        builder.get_by_label("Fightin'").check()  # an htmx request, swapped in
+        # The checkbox by its role: once the answer is swapped in, the odds chart is
+        # labelled with the trait's name too.
+        builder.get_by_role("checkbox", name=re.compile("Fightin'")).check()
     assert answer.value.status == 200
     expect(builder.locator(".trait-choice.is-selected")).to_have_count(1)
     expect(builder.locator("input[name=plot_points]")).to_have_value("1")
