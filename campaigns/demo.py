@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from .models import Campaign, Membership, Role, Scene
+from .signals import demo_loaded
 
 DEMO_PASSWORD = "rollcall-demo"
 DEMO_USERS = {
@@ -102,9 +103,10 @@ def load_demo() -> list[Campaign]:
 
 
 def _load_demo_sheets(campaigns: list[Campaign], users: dict) -> None:
-    """Fill the demo sheets when the sheets app provides them."""
-    try:
-        from sheets.demo import load_demo_sheets
-    except ImportError:
-        return
-    load_demo_sheets({c.system: c for c in campaigns}, users, DEMO_CAMPAIGNS)
+    """Fill the demo sheets: the sheets app, above this one, answers demo_loaded."""
+    demo_loaded.send(
+        DemoCampaign,
+        campaigns={c.system: c for c in campaigns},
+        users=users,
+        demos=DEMO_CAMPAIGNS,
+    )

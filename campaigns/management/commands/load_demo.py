@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from campaigns.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
+from campaigns.models import Campaign
 
 
 class Command(BaseCommand):
@@ -12,8 +13,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, if_empty=False, **options):
-        from campaigns.models import Campaign
-
         if if_empty and Campaign.objects.exists():
             self.stdout.write("Database already has campaigns; demo data left alone.")
             return
