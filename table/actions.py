@@ -67,7 +67,7 @@ from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 
-from . import broadcast, undo
+from . import broadcast, signals, undo
 from . import visibility as gate
 from .models import Kind, SceneState, SessionState, TableEvent, TableLog, Visibility
 from .state import (
@@ -431,6 +431,7 @@ def _append(
     event._state.db = connection.alias
     after = {audience: event.seq - 1 for audience in gate.AUDIENCES}
     _writing.pending = (event, after)
+    signals.event_appended.send(sender=TableEvent, event=event)
     transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
     return event
 
