@@ -231,9 +231,16 @@ def sealed_embed(event: TableEvent, *, resent: bool = False) -> dict[str, Any]:
     }
 
 
+def _who(character: object, outcome: Mapping[str, Any], actor: object) -> str:
+    """Who rolled: the character, else the name the roll gives (UNI: "Zombie"), else the
+    user who acted."""
+    named = outcome.get("name")
+    return str(character or (named if isinstance(named, str) else "") or actor or "The GM")
+
+
 def _title(event: TableEvent, data: Mapping[str, Any]) -> str:
     if event.kind == Kind.ACTION:
-        who = data.get("character") or data.get("actor") or "The GM"
+        who = _who(data.get("character"), data["outcome"], data.get("actor"))
         return f"{plain(who)} · {plain(action_title(event))}"
     if event.kind == Kind.REVEAL:
         return f"Revealed: #{data.get('target_seq', '?')}"
@@ -292,7 +299,8 @@ def event_embeds(event: TableEvent, audience: str, *, resent: bool = False) -> l
                     "inline": False,
                 }
             )
-        who = target.get("character") or (target_event.actor_name if target_event else "")
+        actor = target_event.actor_name if target_event is not None else ""
+        who = _who(target.get("character"), target.get("outcome") or {}, actor)
         name = action_title(target_event) if target_event is not None else ""
         embeds.append(
             {

@@ -130,7 +130,9 @@ class Receiver:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     # ------------------------------------------------------------------ set-up
 
@@ -213,9 +215,7 @@ class Receiver:
             problems = limit_problems(payload)
             if problems:
                 self.violations.append(f"{hook_id}: {', '.join(problems)}")
-                return self.answer(
-                    handler, 400, {"message": "Invalid Form Body", "code": 50035}
-                )
+                return self.answer(handler, 400, {"message": "Invalid Form Body", "code": 50035})
             step = hook.script.pop(0) if hook.script else ("ok",)
             if step[0] == "status":
                 return self.answer(handler, step[1], {"message": "Server error", "code": 0})
