@@ -16,6 +16,7 @@ class WebhookForm(forms.Form):
         label="Webhook URL",
         max_length=vault.MAX_URL,
         strip=True,
+        error_messages={"required": "Paste the webhook URL from Discord."},
         widget=SecretInput(
             attrs={
                 "autocomplete": "off",
