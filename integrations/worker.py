@@ -381,18 +381,36 @@ class Worker:
 # --------------------------------------------------------------------------- in the server
 
 _started = threading.Lock()
-_thread: threading.Thread | None = None
+_running: tuple[Worker, threading.Thread] | None = None
 
 
 def start_in_server() -> threading.Thread | None:
     """Start delivering from a thread of this process when DISCORD_WORKER_IN_SERVER is on
-    (`make run`: the embedded default, one daphne process); once per process."""
-    global _thread
+    (`make run`: the embedded default, one daphne process); once per process.
+
+    A thread rather than a process of its own: it lives and dies with the server, so
+    `make run` has nothing more to start, watch or stop, and it is woken the moment a
+    message is queued in this process. It only waits on the network and writes a row
+    per message, so the table does not feel it; a production setup runs
+    `manage.py discord_worker` beside its daphne processes instead (docs/deploy.md)."""
+    global _running
     if not settings.DISCORD_WORKER_IN_SERVER:
         return None
     with _started:
-        if _thread is None:
+        if _running is None:
             worker = Worker(f"{socket.gethostname()}:{os.getpid()}:server")
-            _thread = threading.Thread(target=worker.run, name="discord-worker", daemon=True)
-            _thread.start()
-    return _thread
+            thread = threading.Thread(target=worker.run, name="discord-worker", daemon=True)
+            thread.start()
+            _running = (worker, thread)
+        return _running[1]
+
+
+def stop_in_server(timeout: float = 10.0) -> None:
+    """Stop the server's delivery thread (tests; the daemon thread ends with the process)."""
+    global _running
+    with _started:
+        if _running is not None:
+            worker, thread = _running
+            worker.stop()
+            thread.join(timeout)
+            _running = None
