@@ -34,3 +34,10 @@ def test_the_server_thread_posts_as_soon_as_an_event_is_logged(
     finally:
         stop_in_server()
     assert not thread.is_alive()
+
+
+def test_make_run_turns_the_server_thread_on():
+    from tests.test_serving import make_run_commands
+
+    *_, daphne = make_run_commands(8000)
+    assert "DISCORD_WORKER_IN_SERVER=1" in daphne and daphne[-1] == "rollcall.asgi:application"
