@@ -118,7 +118,8 @@ def discord_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "campaign": campaign,
             "membership": membership,
             "hooks": hooks,
-            "refresh": any(s.waiting for s in hooks),
+            # while something is on its way, the page follows it (not for a stopped hook)
+            "refresh": any(s.waiting and s.state != "broken" for s in hooks),
         },
         status=422 if request.method == "POST" else 200,
     )

@@ -300,11 +300,12 @@ class Worker:
 
     def take(self, hook: Webhook, message: Message) -> bool:
         """Renew the lease and mark the message as possibly on its way, before posting it;
-        False if the hook is no longer ours."""
+        False if the hook is no longer ours, or its URL was replaced meanwhile (the next
+        pass takes the new one: nothing more goes to a URL the GM took back)."""
         with transaction.atomic():
-            kept = Webhook.objects.filter(pk=hook.pk, lease_owner=self.owner).update(
-                lease_until=_later(lease_seconds())
-            )
+            kept = Webhook.objects.filter(
+                pk=hook.pk, lease_owner=self.owner, url_sealed=hook.url_sealed
+            ).update(lease_until=_later(lease_seconds()))
             if not kept:
                 return False
             Message.objects.filter(pk=message.pk).update(

@@ -191,3 +191,27 @@ def test_two_workers_never_serve_one_hook_at_once(table_for, receiver, hooks):
     drain(second, lambda: Message.objects.filter(state="sent").count() >= 3, timeout=5)
     drain(first, all_sent)
     assert seqs_of(receiver.posts_to(1)) == logged(t)
+
+
+def test_nothing_more_goes_to_a_url_the_gm_replaced(table_for, receiver, hooks, client_for):
+    """A worker serving the hook when the GM replaces its URL posts the rest to the new
+    one: say the GM-only channel's URL was a public channel's by mistake."""
+    t = table_for("serenity")
+    _, private = hooks(t.campaign)
+    t.start_scene()
+    for _ in range(3):
+        t.perform(t.gm, "roll", {"pool": [GOONS]}, visibility="gm")
+    worker = Worker()
+    hook = worker.claim(private.pk)
+    message = Message.objects.filter(webhook=private).first()
+    assert worker.take(hook, message) and worker.deliver(hook, receiver.url(2), message)
+    answer = client_for(t.gm).post(
+        f"/c/{t.campaign.pk}/integrations/",
+        {"op": "save", "audience": "gm", "gm-url": receiver.url(4)},
+    )
+    assert answer.status_code == 302
+    second = Message.objects.filter(webhook=private, state="pending").first()
+    assert not worker.take(hook, second)  # the lease holds the old URL: it stops there
+    worker.release(private.pk)
+    drain(worker, all_sent)
+    assert seqs_of(receiver.posts_to(2)) == [2] and seqs_of(receiver.posts_to(4)) == [3, 4]
