@@ -11,6 +11,7 @@ from channels.auth import AuthMiddleware, get_user  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from integrations.worker import start_in_server  # noqa: E402
 from rollcall import wslimits  # noqa: E402
 from rollcall.wsorigin import SameOriginOnly  # noqa: E402
 from table.dbthread import in_db_thread  # noqa: E402
@@ -18,6 +19,7 @@ from table.limits import OpenThrottle  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
 wslimits.install()  # bound what daphne buffers for a socket that stops reading
+start_in_server()  # posts queued Discord messages when DISCORD_WORKER_IN_SERVER (make run)
 
 
 class TableAuthMiddleware(AuthMiddleware):

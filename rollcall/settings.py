@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "campaigns",
     "sheets",
     "table",
+    "integrations",
 ]
 
 MIDDLEWARE = [
@@ -298,3 +299,21 @@ SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
 # a proxy use 1, or every visitor shares the proxy's address and its limits.
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # --- end of log-in and sign-up throttling -----------------------------------------------
+
+# --- Discord webhooks (integrations/, docs/integrations.md) -----------------------------
+# Webhook URLs are stored encrypted with a key derived from this (default: SECRET_KEY;
+# changing it makes the stored URLs unreadable, and the GM is asked to paste them again).
+DISCORD_WEBHOOK_KEY = env_str("DISCORD_WEBHOOK_KEY")
+# Deliver from a thread of the daphne process (`make run` turns it on); in production run
+# `manage.py discord_worker` as a process of its own instead (docs/deploy.md).
+DISCORD_WORKER_IN_SERVER = env_bool("DISCORD_WORKER_IN_SERVER", False)
+DISCORD_POLL_SECONDS = float(env_str("DISCORD_POLL_SECONDS", "1"))  # idle worker's pause
+DISCORD_TIMEOUT_SECONDS = float(env_str("DISCORD_TIMEOUT_SECONDS", "10"))  # one request
+# A worker holds a hook this long per message; a killed worker's hook is taken over after.
+DISCORD_LEASE_SECONDS = float(env_str("DISCORD_LEASE_SECONDS", "60"))
+DISCORD_BACKOFF_SECONDS = float(env_str("DISCORD_BACKOFF_SECONDS", "2"))  # first retry
+DISCORD_BACKOFF_MAX_SECONDS = float(env_str("DISCORD_BACKOFF_MAX_SECONDS", "300"))
+# Tests only: webhook URLs under this base (e.g. http://127.0.0.1:8765/) are accepted too,
+# so a local receiver can stand in for Discord. Never set it in production.
+DISCORD_TEST_WEBHOOK_BASE = env_str("DISCORD_TEST_WEBHOOK_BASE")
+# --- end of Discord webhooks ---------------------------------------------------------------

@@ -70,7 +70,7 @@ from rules.kit.errors import RulesError
 from rules.kit.table import MAX_ID
 from rules.registry import get_system
 
-from . import broadcast, undo
+from . import broadcast, signals, undo
 from . import visibility as gate
 from .context import ActionError, Context, empty_state, sheet_in
 from .models import Kind, SceneState, TableEvent, TableLog, Visibility
@@ -344,6 +344,7 @@ def _append(
     event._state.db = connection.alias
     after = {audience: event.seq - 1 for audience in gate.AUDIENCES}
     _writing.pending = (event, after)
+    signals.event_appended.send(sender=TableEvent, event=event)
     transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
     return event
 

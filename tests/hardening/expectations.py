@@ -476,7 +476,25 @@ def _table_rows() -> list[Row]:
     ]
 
 
-ROWS += _sheet_rows() + _table_rows()
+def _integration_rows() -> list[Row]:
+    """The GM's Discord page (integrations/): GMs only, like every GM page. The world has
+    no hook, so the test message is refused with a message and changes nothing."""
+    url = "https://discord.com/api/webhooks/123456789012345678/" + "A" * 68
+    post = {"state_changing": True}
+    return [
+        Row("discord_settings", "GET", gms(W(200))),
+        Row(
+            "discord_settings",
+            "POST",
+            gms(W(302, True)),
+            data=lambda w: {"op": "save", "audience": "public", "public-url": url},
+            **post,
+        ),
+        Row("discord_test", "POST", gms(W(302)), data=lambda w: {"audience": "public"}, **post),
+    ]
+
+
+ROWS += _sheet_rows() + _table_rows() + _integration_rows()
 
 
 # ---------------------------------------------------------------------- the admin

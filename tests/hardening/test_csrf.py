@@ -122,6 +122,7 @@ HOST_PAGES = {
     "leave": "campaign_home",
     "scene_start": "scenes",
     "scene_end": "scenes",
+    "discord_test": "discord_settings",
 }
 
 

@@ -54,6 +54,7 @@ UNNAMED = {
     "admin/(?P<url>.*)$": "/admin/{url}",
     "admin/auth/group/<path:object_id>/": "/admin/auth/group/{object_id}/",
     "admin/accounts/user/<path:object_id>/": "/admin/accounts/user/{object_id}/",
+    "admin/integrations/webhook/<path:object_id>/": "/admin/integrations/webhook/{object_id}/",
 }
 
 

@@ -28,7 +28,7 @@ PASSWORD = "correct horse battery"
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 
 # Tables whose rows are the app's state; sessions and the like are left out.
-STATE_APPS = ("accounts", "campaigns", "sheets", "table")
+STATE_APPS = ("accounts", "campaigns", "sheets", "table", "integrations")
 # Columns that change without anything the user could see changing.
 VOLATILE = {"last_login", "updated_at"}
 
