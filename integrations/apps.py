@@ -8,9 +8,7 @@ class IntegrationsConfig(AppConfig):
     name = "integrations"
 
     def ready(self) -> None:
-        from table.models import TableEvent
-        from table.signals import event_appended
+        # The receivers read models, which exist only once the app registry is ready.
+        from . import receivers
 
-        from .outbox import queue_event
-
-        event_appended.connect(queue_event, sender=TableEvent, dispatch_uid="integrations-outbox")
+        receivers.connect()

@@ -234,3 +234,16 @@ def test_each_card_says_who_sees_it_in_words_and_a_drawn_icon(t, faces, client_f
     for _words, symbol in expected.values():
         assert page.count(f'<symbol id="{symbol}"') == 1
         assert f'<use href="#{symbol}">' in page
+
+
+def test_a_row_id_used_again_never_brings_back_another_events_card(t, faces):
+    """SQLite hands out the id of a rolled-back insert again: a card cached for the event
+    that was rolled back must not be shown for the one that took its id."""
+    from table.rendering import card_html
+
+    rolled_back = roll(t)
+    assert "Fightin&#39;" in card_html(rolled_back, PLAYERS)
+    taken_over = TableEvent.objects.get(pk=rolled_back.pk)
+    taken_over.outcome = {**taken_over.outcome, "headline": "Another event entirely"}
+    taken_over.hash = "0" * 64
+    assert "Another event entirely" in card_html(taken_over, PLAYERS)
