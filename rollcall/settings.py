@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "campaigns",
     "sheets",
     "table",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -298,3 +299,16 @@ SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
 # a proxy use 1, or every visitor shares the proxy's address and its limits.
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # --- end of log-in and sign-up throttling -----------------------------------------------
+
+# --- API tokens, the stream overlay (api/, docs/integrations-api.md) -------------------
+# Requests per API token (and page loads per overlay link) per API_TOKEN_WINDOW seconds,
+# counted in the default cache like the log-in limits; past it, 429 with Retry-After.
+API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120)
+API_TOKEN_WINDOW = env_int("API_TOKEN_WINDOW", 60)
+API_TOKENS_PER_MEMBER = env_int("API_TOKENS_PER_MEMBER", 10)  # live tokens, per campaign
+OVERLAY_LINKS_PER_CAMPAIGN = env_int("OVERLAY_LINKS_PER_CAMPAIGN", 10)
+# A quiet stream reads again and sends a keep-alive comment every this many seconds,
+# and ends after API_STREAM_SECONDS (clients resume with Last-Event-ID).
+API_STREAM_KEEPALIVE = env_int("API_STREAM_KEEPALIVE", 15)
+API_STREAM_SECONDS = env_int("API_STREAM_SECONDS", 3600)
+# --- end of API tokens and the stream overlay -----------------------------------------

@@ -16,5 +16,6 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("sheets.urls")),
     path("", include("table.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]
