@@ -122,6 +122,9 @@ HOST_PAGES = {
     "leave": "campaign_home",
     "scene_start": "scenes",
     "scene_end": "scenes",
+    "api_token_revoke": "api_tokens",
+    "overlay_create": "api_tokens",
+    "overlay_revoke": "api_tokens",
 }
 
 
