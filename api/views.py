@@ -15,7 +15,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -198,10 +198,18 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return render(request, "api/docs.html", context)
 
 
-@require_GET
 def api_not_found(request: HttpRequest) -> JsonResponse:
-    """Any other address under /api/: a JSON 404, like the API's own."""
-    return JsonResponse({"detail": "No such API endpoint: see /api/v1/."}, status=404)
+    """Any other address under /api/: a JSON 404, like the API's own (and a word about
+    the trailing slash every endpoint has, since this view answers before Django would
+    redirect to it)."""
+    detail = "No such API endpoint: see /api/v1/."
+    try:
+        match = resolve(request.path + "/")
+    except Resolver404:
+        match = None
+    if match is not None and match.url_name != "api_not_found":
+        detail = f"No such API endpoint: every address ends with a slash, {request.path}/"
+    return JsonResponse({"detail": detail}, status=404)
 
 
 # --------------------------------------------------------------------------- installable

@@ -64,6 +64,10 @@ def test_unknown_api_addresses_and_methods_answer_json():
     client = Client(enforce_csrf_checks=False)
     missing = client.get("/api/v1/no/such/thing/")
     assert missing.status_code == 404 and "detail" in missing.json()
+    slash = client.get("/api/v1/campaigns/1/events")
+    assert slash.status_code == 404
+    assert slash.json()["detail"].endswith("ends with a slash, /api/v1/campaigns/1/events/")
+    assert client.post("/api/v1/nothing/").json()["detail"].startswith("No such API endpoint")
     huge = client.get("/api/v1/campaigns/99999999999999999999999/")
     assert huge.status_code == 404 and "detail" in huge.json()
     wrong = client.delete("/api/v1/campaigns/1/events/")
