@@ -102,7 +102,8 @@ async def pushed(campaign_id: int, audience: str, step: Step) -> AsyncIterator[s
 def response(chunks: AsyncIterator[str]) -> StreamingHttpResponse:
     answer = StreamingHttpResponse(chunks, content_type="text/event-stream; charset=utf-8")
     answer["Cache-Control"] = "no-cache, no-store"
-    answer["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once (docs/integrations-api.md)
+    # nginx: pass each event on at once (docs/integrations-api.md)
+    answer["X-Accel-Buffering"] = "no"
     return answer
 
 
