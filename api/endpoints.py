@@ -13,6 +13,7 @@ import logging
 from typing import Any, Literal
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -74,10 +75,11 @@ class TokenAuth(HttpBearer):
             return None
         wait = access.spend(found.token)
         if wait:
+            rate, window = settings.API_TOKEN_RATE, settings.API_TOKEN_WINDOW
             raise ApiError(
                 429,
-                f"Slow down: this token may make {access.token_limit().limit - 1} requests "
-                f"every {access.token_limit().window} seconds. Try again in {wait} s.",
+                f"Slow down: this token may make {rate} requests every {window} seconds. "
+                f"Try again in {wait} s.",
                 {"Retry-After": str(wait)},
             )
         access.touch(found.token)
@@ -99,8 +101,7 @@ api = NinjaAPI(
 
 
 def _json(request: HttpRequest, status: int, detail: str, **extra: Any) -> HttpResponse:
-    response = api.create_response(request, {"detail": detail, **extra}, status=status)
-    return response
+    return api.create_response(request, {"detail": detail, **extra}, status=status)
 
 
 @api.exception_handler(ApiError)
