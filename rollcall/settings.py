@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "sheets",
     "table",
     "integrations",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -317,3 +318,15 @@ DISCORD_BACKOFF_MAX_SECONDS = float(env_str("DISCORD_BACKOFF_MAX_SECONDS", "300"
 # so a local receiver can stand in for Discord. Never set it in production.
 DISCORD_TEST_WEBHOOK_BASE = env_str("DISCORD_TEST_WEBHOOK_BASE")
 # --- end of Discord webhooks ---------------------------------------------------------------
+# --- API tokens, the stream overlay (api/, docs/integrations.md) -------------------
+# Requests per API token (and page loads per overlay link) per API_TOKEN_WINDOW seconds,
+# counted in the default cache like the log-in limits; past it, 429 with Retry-After.
+API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120)
+API_TOKEN_WINDOW = env_int("API_TOKEN_WINDOW", 60)
+API_TOKENS_PER_MEMBER = env_int("API_TOKENS_PER_MEMBER", 10)  # live tokens, per campaign
+OVERLAY_LINKS_PER_CAMPAIGN = env_int("OVERLAY_LINKS_PER_CAMPAIGN", 10)
+# A quiet stream reads again and sends a keep-alive comment every this many seconds,
+# and ends after API_STREAM_SECONDS (clients resume with Last-Event-ID).
+API_STREAM_KEEPALIVE = env_int("API_STREAM_KEEPALIVE", 15)
+API_STREAM_SECONDS = env_int("API_STREAM_SECONDS", 3600)
+# --- end of API tokens and the stream overlay -----------------------------------------

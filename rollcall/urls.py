@@ -17,5 +17,6 @@ urlpatterns = [
     path("", include("sheets.urls")),
     path("", include("table.urls")),
     path("", include("integrations.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -123,6 +123,9 @@ HOST_PAGES = {
     "scene_start": "scenes",
     "scene_end": "scenes",
     "discord_test": "discord_settings",
+    "api_token_revoke": "api_tokens",
+    "overlay_create": "api_tokens",
+    "overlay_revoke": "api_tokens",
 }
 
 
