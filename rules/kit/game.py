@@ -5,6 +5,9 @@ A game package under `rules/` exposes, in its `__init__`: SLUG, NAME, PREFIX (of
 rules IDs), SOURCE, MECHANICS, SHEET_TEMPLATE, ACTIONS, DECISIONS (the app's readings
 where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings).
 `game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
+
+A package may also declare, each with a default for a game that does not:
+ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from types import ModuleType
 from .actions import Action
 from .errors import RulesError
 from .mechanics import Mechanic
+from .odds_queries import NO_ODDS, OddsQueries
 from .sheet import SheetTemplate
 
 
@@ -28,6 +32,8 @@ class GameSystem:
     mechanics: tuple[Mechanic, ...]
     source: str
     decisions: dict[str, tuple[str, ...]]
+    # Optional declarations: a package without them gets these defaults.
+    odds: OddsQueries = NO_ODDS
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -54,6 +60,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         mechanics=tuple(package.MECHANICS),
         source=package.SOURCE,
         decisions=_decisions(package),
+        odds=getattr(package, "ODDS", NO_ODDS),
     )
 
 

@@ -13,6 +13,7 @@ from .actions import ACTIONS, GAME
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "GAME",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",

@@ -11,6 +11,7 @@ from .actions import ACTIONS
 from .decisions import DECISIONS
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "DECISIONS",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",
