@@ -26,7 +26,6 @@ from .scene_panel import counters_of, open_contest, scene_state, scene_target, s
 from .state import bonus_grant
 from .view_support import whole_number
 
-D10_SYSTEMS = ("personae", "unisystem")
 MIN_TARGET, MAX_TARGET = -50, 200
 
 
@@ -55,14 +54,15 @@ def sheet_for_builder(campaign: Campaign, membership: Membership, user, sheet_id
     return sheet
 
 
-def d10_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -> dict[str, Any]:
-    """What a d10 game's builder shows from the table besides the sheet (PER-1, UNI-4): the
-    difficulty the GM set for the scene and the bonus dice granted to this character, as
-    the member may see them (`state` went through the visibility gate)."""
-    if campaign.system not in D10_SYSTEMS:
+def from_the_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -> dict[str, Any]:
+    """What the builder shows from the table besides the sheet, in the games whose
+    builder takes it (PER-1, UNI-4): the difficulty the GM set for the scene and the
+    bonus dice granted to this character, as the member may see them (`state` went
+    through the visibility gate)."""
+    if not campaign.game.ui.builder_from_table:
         return {}
     difficulty = state.get("difficulty")
-    held = bonus_grant(state, sheet.pk) if campaign.system == "personae" else None
+    held = bonus_grant(state, sheet.pk)
     return {
         "difficulty": dict(difficulty) if isinstance(difficulty, Mapping) else None,
         "bonus_dice": dict(held[1]) if held else None,
@@ -81,7 +81,7 @@ class BuilderInputs:
     counters: dict[str, int]
     target: int | None
     contest: dict[str, Any] | None
-    table: dict[str, Any]  # d10 games: the GM's difficulty and bonus dice (d10_table)
+    table: dict[str, Any]  # the GM's difficulty and bonus dice (from_the_table)
 
     def key(self) -> str:
         # A trait's version rises on every edit; a reorder moves only its position.
@@ -107,7 +107,7 @@ def builder_inputs(
         counters=counters_of(sheet),
         target=scene_target(campaign, state),
         contest=open_contest(state),
-        table=d10_table(campaign, sheet, state),
+        table=from_the_table(campaign, sheet, state),
     )
 
 

@@ -27,13 +27,6 @@ from .models import TableEvent
 from .state import GRANT_PREFIX
 from .view_support import error_text, small_int, spend
 
-PANEL_COUNTERS = {
-    "serenity": ("plot_points",),
-    "cortex_slots": ("plot_points",),
-    "smallville": ("plot_points",),
-    "personae": ("criticals", "potential_threshold"),
-    "unisystem": ("drama_points", "life_points"),
-}
 PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
 
 
@@ -67,9 +60,9 @@ def session_assets(campaign: Campaign, membership: Membership | None = None) -> 
 
 def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
     """The number to beat right now: a set difficulty, or the standing result of a contest.
-    A Unisystem difficulty is a modifier to the roll (UNI-4), not a number to beat."""
+    In some games a difficulty is a modifier to the roll (UNI-4), not a number to beat."""
     difficulty = state.get("difficulty")
-    if campaign.system == "unisystem":
+    if not campaign.game.ui.difficulty_is_target:
         difficulty = None
     if isinstance(difficulty, Mapping) and isinstance(difficulty.get("value"), int):
         return difficulty["value"]
@@ -94,8 +87,6 @@ def open_contest(state: Mapping) -> dict[str, Any] | None:
 
 def bonus_grants(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str, Any]]:
     """PER-1: the unused bonus dice the GM granted in this scene, as the member may see them."""
-    if campaign.system != "personae":
-        return []
     grants = [
         record
         for key, record in state.items()
@@ -135,6 +126,15 @@ def counters_of(sheet: Sheet) -> dict[str, int]:
     return {c.key: c.value for c in Counter.objects.filter(sheet=sheet)}
 
 
+def panel_counters(campaign: Campaign) -> tuple[str, ...]:
+    """The counters the panel shows for each character: the game's choice, or those its
+    sheet keeps at the table."""
+    game = campaign.game
+    if game.ui.panel_counters is not None:
+        return game.ui.panel_counters
+    return tuple(c.key for c in game.sheet_template.table_owned_counters())
+
+
 def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
     """Every visible character's points, stress, complications and criticals."""
     sheets = list(visible_sheets(campaign, membership))
@@ -147,11 +147,12 @@ def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str,
         dice[t.sheet_id].append(t)
     template = campaign.game.sheet_template
     labels = {c.key: c.label for c in template.counters}
+    keys = panel_counters(campaign)
     rows = []
     for sheet in sheets:
         shown = [
             (labels.get(key, key), counters[sheet.pk].get(key, 0), key)
-            for key in PANEL_COUNTERS.get(campaign.system, ())
+            for key in keys
             if key in labels
         ]
         rows.append(

@@ -7,15 +7,15 @@ draws a face or changes state itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from campaigns.models import Campaign
+from rules.kit.ui import small_int, whole_number
 
 from . import limits
 from .actions import ActionError
 
-WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
+__all__ = ["error_text", "sheet_id_of", "small_int", "spend", "whole_number"]
 
 
 def spend(campaign: Campaign, user) -> None:
@@ -30,16 +30,6 @@ def spend(campaign: Campaign, user) -> None:
 def error_text(error: Exception) -> str:
     message = str(error) or "That is not allowed."
     return message[:1].upper() + message[1:]
-
-
-def whole_number(value: object, digits: int = 9) -> int | None:
-    """An ASCII whole number of at most `digits` digits, or None ("²".isdigit() is True)."""
-    raw = str(value if value is not None else "").strip()
-    return int(raw) if re.fullmatch(WHOLE_NUMBER.pattern % digits, raw) else None
-
-
-def small_int(value: object) -> int | None:
-    return whole_number(value, digits=5)
 
 
 def sheet_id_of(data: Mapping) -> int | None:

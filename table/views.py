@@ -51,9 +51,11 @@ from .scene_panel import (
     visible_events,
     visible_sheets,
 )
+from .state import points_of
 from .view_support import error_text, sheet_id_of, spend, whole_number
 
 PAGE_SIZE = 20
+CONTEST_ROLL = "contest_roll"  # a contest side's roll (SER-6, SMV-10)
 TABLE_PARAMS = ("contest", "target", "roll", "from_seq", "task", "chase", "tracker")
 
 
@@ -111,7 +113,6 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "session_assets": session,
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
-        "uni_difficulties": pools.UNI_DIFFICULTIES,
         "contest": open_contest(state),
         "cards": render_cards(events, membership),
         "more": more,
@@ -127,6 +128,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "session_number": TableEvent.objects.filter(
             campaign=campaign, kind=Kind.SESSION_START
         ).count(),
+        "points_name": points_of(campaign.system)[2],
     }
     return render(request, "table/page.html", context)
 
@@ -179,8 +181,6 @@ def builder_context(
         "typed_target": str(data.get("target", "") or ""),
         "message": message,
         "error": error,
-        "uni_kinds": pools.UNI_KINDS,
-        "uni_difficulties": pools.UNI_DIFFICULTIES,
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
     }
@@ -244,11 +244,12 @@ def roll_request(
     campaign: Campaign, sheet: Sheet, pool: pools.Pool, data: Mapping, state: Mapping
 ) -> tuple[str, dict[str, Any]]:
     """The action and request for a built pool: a contest move when the sheet is a side
-    whose turn it is (SER-6, SMV-10), otherwise the system's roll."""
+    whose turn it is (SER-6, SMV-10), in the games that have contest rolls; otherwise
+    the game's roll."""
     req = dict(pool.request or {})
     contest = open_contest(state)
     if (
-        campaign.system in ("serenity", "smallville")
+        CONTEST_ROLL in campaign.game.actions
         and contest is not None
         and contest["contest"].get("status") == "open"
         and str(data.get("as_contest", "1")) != "0"
@@ -260,7 +261,7 @@ def roll_request(
             if goal:
                 req["goal"] = goal
             req["table"] = {"contest": contest.get("id")}
-            return "contest_roll", req
+            return CONTEST_ROLL, req
     return pool.action, req
 
 

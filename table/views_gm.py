@@ -29,9 +29,6 @@ from .models import Kind, TableEvent
 from .state import points_of
 from .view_support import error_text, sheet_id_of, small_int, spend
 
-QUICK_ACTIONS = ("activate_complication", "buy_hitch", "trouble")
-GM_GROUP = {"serenity": "situation", "smallville": "situation", "cortex_slots": "difficulty"}
-
 
 def _gm(request: HttpRequest, campaign_id: int) -> tuple[Campaign, Membership]:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
@@ -81,23 +78,17 @@ def event_void(request: HttpRequest, campaign_id: int, event_id: int) -> HttpRes
 @login_required
 @require_POST
 def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
-    """The GM's buttons on a roll card: activate a complication (SER-3), buy a hitch
-    (CTX-4), pay for Trouble (SMV-9). Each is one table.actions.perform call."""
+    """The GM's buttons on a roll card, as the game declares them (its UI's card_actions:
+    activate a complication, SER-3; buy a hitch, CTX-4; pay for Trouble, SMV-9). Each
+    is one table.actions.perform call."""
     campaign, membership = _gm(request, campaign_id)
-    if action_name not in QUICK_ACTIONS or action_name not in campaign.game.actions:
+    game = campaign.game
+    read = game.ui.card_actions.get(action_name)
+    if read is None or action_name not in game.actions:
         raise Http404("No such action")
     data = request.POST
     sheet_id = sheet_id_of(data)
-    req: dict[str, Any]
-    if action_name == "activate_complication":
-        req = {"complication": str(data.get("complication", "")).strip()[:80]}
-    elif action_name == "buy_hitch":
-        req = {"buyer": "gm", "index": small_int(data.get("index"))}
-        seq = small_int(data.get("seq"))
-        if seq is not None:
-            req["table"] = {"roll": seq}
-    else:
-        req = {"operation": "add", "ones": small_int(data.get("ones")) or 1}
+    req = read(data)
     try:
         spend(campaign, request.user)
         event = actions.perform(campaign, request.user, action_name, req, sheet_id=sheet_id)
@@ -110,30 +101,26 @@ def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> Ht
 
 
 def gm_roll_request(campaign: Campaign, form) -> tuple[str, dict[str, Any]]:
-    """The opposition roll for each system from the GM pool form."""
-    system = campaign.system
-    dice = form.cleaned_data["dice"]
-    name = form.cleaned_data.get("name") or "Opposition"
-    if system in ("serenity", "smallville"):
+    """The opposition roll from the GM pool form, as the game declares it (its UI's
+    opposition): named dice in a pool, or a rating."""
+    roll = campaign.game.ui.opposition
+    if roll.fields == "dice":
+        dice = form.cleaned_data["dice"]
         if not dice:
-            raise ValueError("Give the opposition's dice, like: d8 Armed thugs, d6")
-        return "roll", {"pool": [{**d, "group": "situation"} for d in dice]}
-    if system == "cortex_slots":
-        if not dice:
-            raise ValueError("Give the GM pool's dice, like: d8, d6, d6")
-        return "gm_pool", {"pool": [{**d, "group": "difficulty"} for d in dice]}
+            raise ValueError(roll.nothing_to_roll())
+        return roll.action, {"pool": [{**d, "group": roll.group} for d in dice]}
+    if roll.fields != "rating":
+        raise ValueError("This game has no opposition roll on the dashboard.")
     skill = form.cleaned_data.get("skill") or 0
     attribute = form.cleaned_data.get("attribute")
     if attribute is None:
-        raise ValueError("Give the attribute (and skill) the GM character rolls.")
-    if system == "personae":
-        raise ValueError(
-            "In Personae the GM side rolls as the reactor: give its skill and attribute in a "
-            "Challenge (the Every action list), or roll for a GM character's sheet."
-        )
-    return "task", {
+        raise ValueError(roll.nothing_to_roll())
+    if roll.refusal:
+        raise ValueError(roll.refusal)
+    name = form.cleaned_data.get("name") or "Opposition"
+    return roll.action, {
         "name": name[:60],
-        "kind": "task",
+        **roll.extra,
         "attribute": max(attribute, 1),
         "skill": skill,
     }

@@ -7,7 +7,10 @@ where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings
 `game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
 
 A package may also declare, each with a default for a game that does not:
-ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words).
+ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words), UI
+(what the pages show of it, a `rules.kit.ui.GameUi`; default: the generic pages),
+TEMPLATES (the folder of its template partials; default: games/<slug>) and SCORES
+(scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .errors import RulesError
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .sheet import SheetTemplate
+from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,9 @@ class GameSystem:
     decisions: dict[str, tuple[str, ...]]
     # Optional declarations: a package without them gets these defaults.
     odds: OddsQueries = NO_ODDS
+    ui: GameUi = DEFAULT_UI
+    partials: Partials = Partials(DEFAULT_TEMPLATES)
+    scores: SheetScores | None = None
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -61,6 +68,9 @@ def game_from_package(package: ModuleType) -> GameSystem:
         source=package.SOURCE,
         decisions=_decisions(package),
         odds=getattr(package, "ODDS", NO_ODDS),
+        ui=getattr(package, "UI", DEFAULT_UI),
+        partials=Partials(getattr(package, "TEMPLATES", f"games/{package.SLUG}")),
+        scores=getattr(package, "SCORES", None),
     )
 
 

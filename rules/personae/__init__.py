@@ -4,6 +4,9 @@ Everything about the game is declared in this package: `mechanics` (its rules ID
 their text), `sheet`, `reading` (a request's sides), `challenges` (the challenge and
 what follows it), `actions`, `odds` and `decisions` (the app's readings where rules.md
 leaves room). The names below are what `rules.kit.game` reads into the registry.
+
+`odds_queries` answers the odds fragment, `ui` says what the pages show of the game
+besides its rules, and `demo` is its demo campaign.
 """
 
 from .actions import ACTIONS
@@ -12,6 +15,7 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
+from .ui import UI
 
 __all__ = [
     "ACTIONS",
@@ -24,4 +28,5 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "UI",
 ]
