@@ -9,8 +9,9 @@ where rules.md is silent, by mechanic ID) and ODDS_DECISIONS (the odds' readings
 A package may also declare, each with a default for a game that does not:
 ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words), UI
 (what the pages show of it, a `rules.kit.ui.GameUi`; default: the generic pages),
-TEMPLATES (the folder of its template partials; default: games/<slug>) and SCORES
-(scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none).
+TEMPLATES (the folder of its template partials; default: games/<slug>), SCORES
+(scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none) and
+DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from .actions import Action
+from .demo import DemoCampaign
 from .errors import RulesError
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
@@ -41,6 +43,7 @@ class GameSystem:
     ui: GameUi = DEFAULT_UI
     partials: Partials = Partials(DEFAULT_TEMPLATES)
     scores: SheetScores | None = None
+    demo: DemoCampaign | None = None
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -71,6 +74,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         ui=getattr(package, "UI", DEFAULT_UI),
         partials=Partials(getattr(package, "TEMPLATES", f"games/{package.SLUG}")),
         scores=getattr(package, "SCORES", None),
+        demo=getattr(package, "DEMO", None),
     )
 
 

@@ -11,6 +11,7 @@ besides its rules, and `demo` is its demo campaign.
 
 from .actions import ACTIONS
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
@@ -20,6 +21,7 @@ from .ui import UI
 __all__ = [
     "ACTIONS",
     "DECISIONS",
+    "DEMO",
     "MECHANICS",
     "NAME",
     "ODDS",

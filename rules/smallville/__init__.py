@@ -14,6 +14,7 @@ through the registry's `module`.
 
 from .actions import ACTIONS, GAME
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
@@ -23,6 +24,7 @@ from .ui import UI
 __all__ = [
     "ACTIONS",
     "DECISIONS",
+    "DEMO",
     "GAME",
     "MECHANICS",
     "NAME",

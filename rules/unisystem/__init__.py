@@ -13,6 +13,7 @@ is its demo campaign.
 
 from .actions import ACTIONS
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
@@ -23,6 +24,7 @@ from .ui import UI
 __all__ = [
     "ACTIONS",
     "DECISIONS",
+    "DEMO",
     "MECHANICS",
     "NAME",
     "ODDS",
