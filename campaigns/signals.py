@@ -2,17 +2,13 @@
 
 campaigns sits below sheets and table (table -> sheets -> campaigns -> rules): it never
 imports them. Where a change here has to reach them, it sends one of these signals,
-and the app above connects its receiver in its AppConfig.ready() (table.receivers,
-sheets.apps).
+and the app above connects its receiver in its AppConfig.ready() (table.receivers).
 
 - `scene_started`, `scene_ended` (campaign, scene, user): sent by
   campaigns.services.start_scene / end_scene inside the transaction that changes the
   scene, so the table logs the change in that same transaction. A receiver's
   exception rolls the scene change back with it: the log and the scenes never
   disagree.
-- `demo_loaded` (campaigns: {system: Campaign}, users: {username: User}, demos: the
-  DemoCampaign list): sent inside campaigns.demo.load_demo's transaction; the sheets
-  app fills the demo characters' sheets.
 - `html_for_members` (campaign_id, html, audience): a fragment of HTML for the open
   pages of a campaign's members, sent once the transaction that changed what it shows
   commits (`send_html_on_commit`). The table, which holds the members' sockets,
@@ -26,7 +22,6 @@ from django.dispatch import Signal
 
 scene_started = Signal()
 scene_ended = Signal()
-demo_loaded = Signal()
 html_for_members = Signal()
 
 AUDIENCES = ("all", "gm")

@@ -113,8 +113,10 @@ TEMPLATES = [
         },
     },
     {
-        # The roll card only (table/jinja.py says why); found in <app>/jinja2/.
+        # The roll card only (table/jinja.py says why); found in <app>/jinja2/, and the
+        # games' parts of it in templates/games/<slug>/*.jinja.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {"environment": "table.jinja.environment"},
     },

@@ -3,10 +3,3 @@ from django.apps import AppConfig
 
 class SheetsConfig(AppConfig):
     name = "sheets"
-
-    def ready(self) -> None:
-        # Models can be imported only once the app registry is ready, so the receivers
-        # module (which reads them) is imported here, as Django's docs recommend.
-        from . import receivers
-
-        receivers.connect()

@@ -2,12 +2,11 @@
 and no module outgrows 800 lines.
 
     rollcall (settings, urls, asgi, the rules pages)
-      -> table -> sheets -> campaigns -> rules
-                                      -> accounts
+      -> api, integrations -> table -> sheets -> campaigns -> rules
+                                                           -> accounts
 
 These read the source with `ast` (nothing is imported), so they name the module, line
-or cycle at fault. Run as a script, this file prints the whole picture, the files in
-NOT_YET included:
+or cycle at fault. Run as a script, this file prints the whole picture:
 
     .venv/bin/python tests/test_structure.py
 """
@@ -68,20 +67,9 @@ MAY_IMPORT = {
         "rollcall",
     },
 }
-# Files whose game code is still on its way into rules/<slug>/: left out of the cycle,
-# function-level import and size guards for now. Nothing else may be added; the list
-# only shrinks, and a file that no longer needs it must leave it.
-NOT_YET = {
-    "table/views.py",
-    "table/odds_views.py",
-}
 # The only imports app code makes inside a function: (file, what it imports) -> why.
 LAZY_IMPORTS = {
     ("table/apps.py", "table.receivers"): (
-        "AppConfig.ready(): the receivers read models, which exist only once the app "
-        "registry is ready (Django's documented place for connecting signals)"
-    ),
-    ("sheets/apps.py", "sheets.receivers"): (
         "AppConfig.ready(): the receivers read models, which exist only once the app "
         "registry is ready (Django's documented place for connecting signals)"
     ),
@@ -181,23 +169,18 @@ def _package(module: str) -> str:
     return module.split(".")[0]
 
 
-def _not_yet(module: str) -> bool:
-    return _relative(MODULES[module]) in NOT_YET
-
-
 # --------------------------------------------------------------------------- cycles
 
 
-def _graph(*, leave_out_not_yet: bool) -> dict[str, dict[str, Import]]:
+def _graph() -> dict[str, dict[str, Import]]:
     """module -> {module it imports: the first such import}, nested imports counted:
     a cycle is a cycle, whether or not a function hides one of its imports."""
     graph: dict[str, dict[str, Import]] = {}
     for name, imports in IMPORTS.items():
         edges: dict[str, Import] = {}
-        if not (leave_out_not_yet and _not_yet(name)):
-            for imp in imports:
-                if imp.target in MODULES and imp.target != name:
-                    edges.setdefault(imp.target, imp)
+        for imp in imports:
+            if imp.target in MODULES and imp.target != name:
+                edges.setdefault(imp.target, imp)
         graph[name] = edges
     return graph
 
@@ -274,21 +257,19 @@ def _shortest_cycle(graph: dict[str, dict[str, Import]], component: list[str]) -
     return " <-> ".join(component)
 
 
-def import_cycles(*, leave_out_not_yet: bool = True) -> list[str]:
-    graph = _graph(leave_out_not_yet=leave_out_not_yet)
+def import_cycles() -> list[str]:
+    graph = _graph()
     return [_shortest_cycle(graph, c) for c in _strongly_connected(graph)]
 
 
 # --------------------------------------------------------------------------- nested imports
 
 
-def nested_imports(*, leave_out_not_yet: bool = True) -> list[Import]:
+def nested_imports() -> list[Import]:
     """Imports inside functions: in app code, any but LAZY_IMPORTS; in bench (whose
     scripts configure Django before they import it or the apps), those of bench."""
     found = []
     for name, imports in IMPORTS.items():
-        if leave_out_not_yet and _not_yet(name):
-            continue
         for imp in imports:
             if not imp.nested:
                 continue
@@ -327,13 +308,11 @@ def _game_package(path: Path) -> bool:
     return len(parts) > 2 and parts[0] == "rules" and parts[1] != "kit"
 
 
-def long_modules(*, leave_out_not_yet: bool = True) -> dict[str, int]:
+def long_modules() -> dict[str, int]:
     found = {}
     for path in FILES:
         relative = _relative(path)
         if relative.startswith("tests/") or _game_package(path):
-            continue
-        if leave_out_not_yet and relative in NOT_YET:
             continue
         lines = len(path.read_text(encoding="utf-8").splitlines())
         if lines > MAX_LINES:
@@ -384,30 +363,19 @@ def test_no_module_over_800_lines_outside_the_game_packages_and_tests():
     )
 
 
-def test_not_yet_only_shrinks():
-    """NOT_YET spares the four files whose game code is on its way out, and no other; a
-    file that is gone (or passes every guard) leaves it."""
-    assert NOT_YET <= {"table/state.py", "table/pool.py", "table/views.py", "table/odds_views.py"}
-    gone = sorted(path for path in NOT_YET if not (ROOT / path).exists())
-    assert gone == [], "Remove from NOT_YET (no such file):\n" + "\n".join(gone)
-
-
 def report() -> str:
-    """The whole picture, NOT_YET included."""
+    """The whole picture."""
     lines = ["Import cycles:"]
-    lines += [f"  {cycle}" for cycle in import_cycles(leave_out_not_yet=False)] or ["  none"]
+    lines += [f"  {cycle}" for cycle in import_cycles()] or ["  none"]
     lines.append("Imports inside functions (app code; bench importing bench):")
-    lines += [f"  {imp.where}: {imp.name}" for imp in nested_imports(leave_out_not_yet=False)] or [
-        "  none"
-    ]
+    lines += [f"  {imp.where}: {imp.name}" for imp in nested_imports()] or ["  none"]
     lines.append("Lazy imports allowed:")
     lines += [f"  {path}: {name} ({why})" for (path, name), why in LAZY_IMPORTS.items()]
     lines.append("Imports against the layers:")
     lines += [f"  {line}" for line in upward_imports()] or ["  none"]
     lines.append(f"Modules over {MAX_LINES} lines outside rules/<slug>/ and tests/:")
-    long = sorted(long_modules(leave_out_not_yet=False).items())
+    long = sorted(long_modules().items())
     lines += [f"  {path}: {count}" for path, count in long] or ["  none"]
-    lines.append(f"NOT_YET: {', '.join(sorted(NOT_YET)) or 'empty'}")
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand
 
-from campaigns.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
+from campaigns.demo import DEMO_PASSWORD, DEMO_USERS
 from campaigns.models import Campaign
+from sheets.demo import load_demo
 
 
 class Command(BaseCommand):
