@@ -321,6 +321,8 @@ def test_a_secret_difficulty_is_rolled_against_blind_and_never_on_a_players_card
             # In what the page says, not in its markup: a row id may be 37 in a long run.
             said = re.sub(r"<[^>]*>", " ", seen)
             assert not re.search(r"\b37\b|oiled stones|slick walls|(?<!UNI)[−-]13\b", said)
+            assert not re.search(r'value="(?:37|[−-]13)"[^>]*name="(?:difficulty|target)', seen)
+            assert not re.search(r'name="(?:difficulty|target)"[^>]*value="(?:37|[−-]13)"', seen)
         builder = page(t, t.player, "table_pool", t.pc.pk)
         assert '<option value="public">' not in builder.split('name="visibility"')[1][:300]
 
