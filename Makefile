@@ -21,7 +21,8 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 
 # DEBUG stays off unless the environment says DEBUG=1; HOST tells the settings which
 # host names to allow (rollcall/install.py), and the static files are gathered for
-# whitenoise to serve.
+# whitenoise to serve. Queued Discord messages are posted from a thread of the daphne
+# process (DISCORD_WORKER_IN_SERVER; production runs `manage.py discord_worker` instead).
 run: $(VENV)/.installed-run
 	HOST=$(HOST) $(BIN)/python manage.py migrate --noinput
 	HOST=$(HOST) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
@@ -30,7 +31,7 @@ run: $(VENV)/.installed-run
 	@echo "  Rollcall is running at http://$(HOST):$(PORT)/"
 	@echo "  Demo logins: gm (the GM), alice, bob — password: rollcall-demo"
 	@echo ""
-	HOST=$(HOST) $(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
+	HOST=$(HOST) DISCORD_WORKER_IN_SERVER=1 $(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
 
 test: $(VENV)/.installed-test
 	$(BIN)/pytest -n 2 --dist loadfile

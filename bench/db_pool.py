@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.soak import drop_database, fresh_database, spread_campaign_ids  # noqa: E402
+from bench.scratch import drop_database, fresh_database, spread_campaign_ids  # noqa: E402
 from bench.table_load import (  # noqa: E402
     ROLL,
     build_database,

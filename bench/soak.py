@@ -20,7 +20,7 @@ rendered cards fill up in it), at the end, min and max after the warm-up, and wh
 every sample after the warm-up stays within 10 % of the warm-up figure; latency p50/p99
 (a roll's from sending it to its card reaching all 8 sockets), rolls, deliveries, and
 lost: (socket, seq) pairs still missing after every socket asked for a replay of
-what it missed. Helpers come from bench/table_load.py.
+what it missed. Helpers come from bench/table_load.py and bench/scratch.py.
 """
 
 from __future__ import annotations
@@ -30,19 +30,21 @@ import asyncio
 import json
 import os
 import random
-import secrets
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse, urlunparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import (  # noqa: E402
+    drop_database,
+    fresh_database,
+    spread_campaign_ids,
+)
 from bench.table_load import (  # noqa: E402
     ROLL,
-    SETTINGS_ENV,
     Room,
     build_database,
     connect,
@@ -66,47 +68,6 @@ def rss_bytes(pid: int) -> int | None:
     except OSError:
         return None
     return None
-
-
-# --------------------------------------------------------------------------- services
-
-
-def fresh_database(url: str) -> tuple[str, str]:
-    """Create an empty database on the server of `url`; (its URL, its name)."""
-    import psycopg
-
-    name = f"rollcall_soak_{secrets.token_hex(4)}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return urlunparse(urlparse(url)._replace(path=f"/{name}")), name
-
-
-def spread_campaign_ids() -> None:
-    """Start the fresh database's campaign ids at a random point: the channel layer's
-    group names carry the id, and other runs may share the Redis."""
-    os.environ.update(SETTINGS_ENV)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rollcall.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
-
-    from campaigns.models import Campaign
-
-    call_command("migrate", verbosity=0)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)",
-            [Campaign._meta.db_table, random.randrange(10**6, 10**9)],
-        )
-
-
-def drop_database(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # --------------------------------------------------------------------------- the load

@@ -59,19 +59,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import (  # noqa: E402
+    SETTINGS_ENV,
+    drop_database,
+    fresh_database,
+    spread_campaign_ids,
+)
 from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 
 SEQ = re.compile(rb'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
 ROLL = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"},
                  {"die": "d6", "trait": "Bad light", "group": "situation"}]}  # fmt: skip
 PLAYERS = 7
-# Production settings (DEBUG off), for the bench process and the server alike.
-SETTINGS_ENV = {
-    "DEBUG": "false",
-    "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-    "ALLOWED_HOSTS": "127.0.0.1,localhost",
-    "SECURE_SSL_REDIRECT": "false",
-}
 BASELINE_PAYLOAD = 2400  # bytes, about the size of a rendered roll card
 
 
@@ -610,8 +609,6 @@ def scale_out(args, workdir: Path) -> dict:
     throughout and the two setups' steps alternate, so a machine whose speed drifts
     during the run weighs on both alike (an idle server costs nothing: it has no
     sockets, so no subscriptions)."""
-    from bench.soak import drop_database, fresh_database, spread_campaign_ids
-
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not database_url or not redis_url:
         raise SystemExit("--services needs DATABASE_URL and REDIS_URL")

@@ -1,11 +1,13 @@
-"""Demo campaigns, one per system, so a new user has something to play with at once."""
+"""Demo users and one demo campaign per game that declares one (its DEMO, `rules.kit.demo`),
+so a new user has something to play with at once. The sheets app fills them with
+characters (sheets.demo.load_demo, which `manage.py load_demo` runs)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.contrib.auth import get_user_model
-from django.db import transaction
+
+from rules.kit.demo import DemoCampaign
+from rules.registry import SYSTEMS
 
 from .models import Campaign, Membership, Role, Scene
 
@@ -15,62 +17,16 @@ DEMO_USERS = {
     "alice": "Alice",
     "bob": "Bob",
 }
+DEMO_GM = "gm"
 
 
-@dataclass(frozen=True)
-class DemoCampaign:
-    system: str
-    name: str
-    description: str
-    characters: dict[str, tuple[str, ...]]  # username -> character names
-    scene: tuple[str, str]
+def demo_campaigns() -> list[tuple[str, DemoCampaign]]:
+    """(game slug, its demo campaign) for every game that declares one, in registry order."""
+    return [(slug, game.demo) for slug, game in SYSTEMS.items() if game.demo is not None]
 
 
-DEMO_CAMPAIGNS = (
-    DemoCampaign(
-        "serenity",
-        "Serenity: Leveragin' the Black",
-        "Mal's crew takes a job that is never as simple as Badger says.",
-        {"alice": ("Mal", "Kaylee"), "bob": ("Zoe", "Simon")},
-        ("Badger's office", "A job offer, a double-cross, and a very nervous middleman."),
-    ),
-    DemoCampaign(
-        "cortex_slots",
-        "Cortex: The Brass Ring",
-        "Pulp heroes race a rival syndicate to a lost airship over the Andes.",
-        {"alice": ("Dr. Ada Quill",), "bob": ("Captain Rook Mallory",)},
-        (
-            "The hangar at dawn",
-            "Someone has sabotaged the engine, and the rivals are already aloft.",
-        ),
-    ),
-    DemoCampaign(
-        "smallville",
-        "Smallville: Lowell County",
-        "Small-town secrets, a meteor shower, and friends who are not what they seem.",
-        {"alice": ("Dana Park",), "bob": ("Wes Harlan",)},
-        ("The Talon after hours", "An argument among friends, and a stranger at the window."),
-    ),
-    DemoCampaign(
-        "personae",
-        "Personae: Glass City",
-        "Masked vigilantes and the people they were before the masks.",
-        {"alice": ("Vesper",), "bob": ("Anvil",)},
-        ("Rooftops of the Gilt Quarter", "A chase across the skyline after a stolen ledger."),
-    ),
-    DemoCampaign(
-        "unisystem",
-        "Unisystem: Sunnydale Nights",
-        "Monster hunters on the Hellmouth: Malcolm and Robin against the things in the dark.",
-        {"alice": ("Malcolm",), "bob": ("Robin",)},
-        ("The old cemetery", "A vampire waits among the crypts."),
-    ),
-)
-
-
-@transaction.atomic
-def load_demo() -> list[Campaign]:
-    """Create (or leave as they are) the demo users and campaigns; safe to run again."""
+def load_demo_users() -> dict:
+    """The demo users by username, created with the demo password if missing."""
     User = get_user_model()
     users = {}
     for username, display in DEMO_USERS.items():
@@ -81,13 +37,18 @@ def load_demo() -> list[Campaign]:
             user.set_password(DEMO_PASSWORD)
             user.save()
         users[username] = user
+    return users
+
+
+def load_demo_campaigns(users: dict) -> list[Campaign]:
+    """Create (or leave as they are) the demo campaigns, their members and first scenes."""
     campaigns = []
-    for demo in DEMO_CAMPAIGNS:
+    for slug, demo in demo_campaigns():
         campaign, created = Campaign.objects.get_or_create(
-            name=demo.name, defaults={"system": demo.system, "description": demo.description}
+            name=demo.name, defaults={"system": slug, "description": demo.description}
         )
         Membership.objects.get_or_create(
-            campaign=campaign, user=users["gm"], defaults={"role": Role.GM}
+            campaign=campaign, user=users[DEMO_GM], defaults={"role": Role.GM}
         )
         for username in demo.characters:
             Membership.objects.get_or_create(
@@ -97,14 +58,4 @@ def load_demo() -> list[Campaign]:
             title, description = demo.scene
             Scene.objects.create(campaign=campaign, title=title, description=description)
         campaigns.append(campaign)
-    _load_demo_sheets(campaigns, users)
     return campaigns
-
-
-def _load_demo_sheets(campaigns: list[Campaign], users: dict) -> None:
-    """Fill the demo sheets when the sheets app provides them."""
-    try:
-        from sheets.demo import load_demo_sheets
-    except ImportError:
-        return
-    load_demo_sheets({c.system: c for c in campaigns}, users, DEMO_CAMPAIGNS)

@@ -11,6 +11,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
+from . import signals
 from .locking import retry_conflicts
 from .models import Campaign, Invite, Membership, Role, Scene
 
@@ -133,11 +134,10 @@ def create_scene(campaign: Campaign, *, title: str, description: str) -> Scene:
 def start_scene(campaign: Campaign, scene_id: int, user=None) -> tuple[Scene, Scene | None]:
     """Start a scene; a scene still running is ended first (only one is active).
 
-    Both are logged at the table (table.actions): ending a scene expires what was
-    kept for it (Trouble Pool, contests, bought hitches, trackers, ...).
+    Both are announced inside this transaction (campaigns.signals), and the table logs
+    them there: ending a scene expires what was kept for it (Trouble Pool, contests,
+    bought hitches, trackers, ...).
     """
-    from table import actions as table
-
     _lock(campaign)
     scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
     if scene is None:
@@ -150,11 +150,11 @@ def start_scene(campaign: Campaign, scene_id: int, user=None) -> tuple[Scene, Sc
     current = Scene.objects.filter(campaign=campaign, status=Scene.Status.ACTIVE).first()
     if current is not None:
         ended = _end(current)
-        table.scene_ended(campaign, ended, user)
+        signals.scene_ended.send(Scene, campaign=campaign, scene=ended, user=user)
     scene.status = Scene.Status.ACTIVE
     scene.started_at = timezone.now()
     scene.save(update_fields=["status", "started_at"])
-    table.scene_started(campaign, scene, user)
+    signals.scene_started.send(Scene, campaign=campaign, scene=scene, user=user)
     return scene, ended
 
 
@@ -168,8 +168,7 @@ def _end(scene: Scene) -> Scene:
 @retry_conflicts
 @transaction.atomic
 def end_scene(campaign: Campaign, scene_id: int, user=None) -> Scene:
-    from table import actions as table
-
+    """End the running scene; announced inside this transaction, like start_scene's."""
     _lock(campaign)
     scene = Scene.objects.filter(campaign=campaign, pk=scene_id).first()
     if scene is None:
@@ -177,5 +176,5 @@ def end_scene(campaign: Campaign, scene_id: int, user=None) -> Scene:
     if scene.status != Scene.Status.ACTIVE:
         raise CampaignError("Only a running scene can be ended.")
     _end(scene)
-    table.scene_ended(campaign, scene, user)
+    signals.scene_ended.send(Scene, campaign=campaign, scene=scene, user=user)
     return scene

@@ -11,23 +11,25 @@ from channels.auth import AuthMiddleware, get_user  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from integrations.worker import start_in_server  # noqa: E402
 from rollcall import wslimits  # noqa: E402
 from rollcall.wsorigin import SameOriginOnly  # noqa: E402
-from table.consumers import _db  # noqa: E402
+from table.dbthread import in_db_thread  # noqa: E402
 from table.limits import OpenThrottle  # noqa: E402
 from table.routing import websocket_urlpatterns  # noqa: E402
 
 wslimits.install()  # bound what daphne buffers for a socket that stops reading
+start_in_server()  # posts queued Discord messages when DISCORD_WORKER_IN_SERVER (make run)
 
 
 class TableAuthMiddleware(AuthMiddleware):
     """channels' AuthMiddleware, reading the session and the user in the table's database
-    thread the way the table does (table.consumers._db): channels' own hop closes that
+    thread the way the table does (table.dbthread.in_db_thread): channels' own hop closes that
     thread's connection before and after (close_old_connections), so every socket that
     opened made the next roll open the database again."""
 
     async def resolve_scope(self, scope):
-        scope["user"]._wrapped = await _db(get_user.func)(scope)
+        scope["user"]._wrapped = await in_db_thread(get_user.func)(scope)
 
 
 # Only pages of this site, scheme and port included, may open a socket (rollcall/wsorigin.py);

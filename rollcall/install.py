@@ -10,6 +10,7 @@ import ipaddress
 import os
 import secrets
 import socket
+import struct
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -93,8 +94,7 @@ def _machine_addresses() -> list[str]:
     elsewhere, where ALLOWED_HOSTS names the address to use."""
     found: list[str] = []
     try:
-        import fcntl
-        import struct
+        import fcntl  # Unix only: elsewhere ALLOWED_HOSTS names the address
 
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             for _, name in socket.if_nameindex():

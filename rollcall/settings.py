@@ -79,6 +79,8 @@ INSTALLED_APPS = [
     "campaigns",
     "sheets",
     "table",
+    "integrations",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -115,8 +117,10 @@ TEMPLATES = [
         },
     },
     {
-        # The roll card only (table/jinja.py says why); found in <app>/jinja2/.
+        # The roll card only (table/jinja.py says why); found in <app>/jinja2/, and the
+        # games' parts of it in templates/games/<slug>/*.jinja.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {"environment": "table.jinja.environment"},
     },
@@ -302,3 +306,33 @@ SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
 # a proxy use 1, or every visitor shares the proxy's address and its limits.
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # --- end of log-in and sign-up throttling -----------------------------------------------
+
+# --- Discord webhooks (integrations/, docs/integrations.md) -----------------------------
+# Webhook URLs are stored encrypted with a key derived from this (default: SECRET_KEY;
+# changing it makes the stored URLs unreadable, and the GM is asked to paste them again).
+DISCORD_WEBHOOK_KEY = env_str("DISCORD_WEBHOOK_KEY")
+# Deliver from a thread of the daphne process (`make run` turns it on); in production run
+# `manage.py discord_worker` as a process of its own instead (docs/deploy.md).
+DISCORD_WORKER_IN_SERVER = env_bool("DISCORD_WORKER_IN_SERVER", False)
+DISCORD_POLL_SECONDS = float(env_str("DISCORD_POLL_SECONDS", "1"))  # idle worker's pause
+DISCORD_TIMEOUT_SECONDS = float(env_str("DISCORD_TIMEOUT_SECONDS", "10"))  # one request
+# A worker holds a hook this long per message; a killed worker's hook is taken over after.
+DISCORD_LEASE_SECONDS = float(env_str("DISCORD_LEASE_SECONDS", "60"))
+DISCORD_BACKOFF_SECONDS = float(env_str("DISCORD_BACKOFF_SECONDS", "2"))  # first retry
+DISCORD_BACKOFF_MAX_SECONDS = float(env_str("DISCORD_BACKOFF_MAX_SECONDS", "300"))
+# Tests only: webhook URLs under this base (e.g. http://127.0.0.1:8765/) are accepted too,
+# so a local receiver can stand in for Discord. Never set it in production.
+DISCORD_TEST_WEBHOOK_BASE = env_str("DISCORD_TEST_WEBHOOK_BASE")
+# --- end of Discord webhooks ---------------------------------------------------------------
+# --- API tokens, the stream overlay (api/, docs/integrations.md) -------------------
+# Requests per API token (and page loads per overlay link) per API_TOKEN_WINDOW seconds,
+# counted in the default cache like the log-in limits; past it, 429 with Retry-After.
+API_TOKEN_RATE = env_int("API_TOKEN_RATE", 120)
+API_TOKEN_WINDOW = env_int("API_TOKEN_WINDOW", 60)
+API_TOKENS_PER_MEMBER = env_int("API_TOKENS_PER_MEMBER", 10)  # live tokens, per campaign
+OVERLAY_LINKS_PER_CAMPAIGN = env_int("OVERLAY_LINKS_PER_CAMPAIGN", 10)
+# A quiet stream reads again and sends a keep-alive comment every this many seconds,
+# and ends after API_STREAM_SECONDS (clients resume with Last-Event-ID).
+API_STREAM_KEEPALIVE = env_int("API_STREAM_KEEPALIVE", 15)
+API_STREAM_SECONDS = env_int("API_STREAM_SECONDS", 3600)
+# --- end of API tokens and the stream overlay -----------------------------------------

@@ -16,5 +16,7 @@ urlpatterns = [
     path("", include("campaigns.urls")),
     path("", include("sheets.urls")),
     path("", include("table.urls")),
+    path("", include("integrations.urls")),
+    path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]

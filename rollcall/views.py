@@ -4,11 +4,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules.kit import mechanics
+from rules.registry import SYSTEMS
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
-    from rules.registry import SYSTEMS
-
     return render(
         request,
         "rules/index.html",
@@ -20,8 +19,6 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 
 
 def rules_system(request: HttpRequest, system: str) -> HttpResponse:
-    from rules.registry import SYSTEMS
-
     game = SYSTEMS.get(system)
     if game is None:
         raise Http404("No such game system")

@@ -27,6 +27,10 @@ from __future__ import annotations
 import logging
 import sys
 
+from daphne.ws_protocol import WebSocketFactory
+from django.conf import settings
+from twisted.internet.interfaces import IPushProducer
+from twisted.internet.tcp import Connection
 from zope.interface import implementer
 
 log = logging.getLogger(__name__)
@@ -47,11 +51,7 @@ def install(limit: int | None = None) -> bool:
     if "daphne.server" not in sys.modules:
         return False
     if limit is None:
-        from django.conf import settings
-
         limit = settings.TABLE_SOCKET_MAX_BUFFER
-    from daphne.ws_protocol import WebSocketFactory
-
     if _original is None:
         _original = WebSocketFactory.protocol
     WebSocketFactory.protocol = _bounded(_original, limit) if limit > 0 else _original
@@ -60,7 +60,6 @@ def install(limit: int | None = None) -> bool:
 
 def _bounded(base: type, limit: int) -> type:
     """A subclass of daphne's protocol class `base` that drops peers `limit` bytes behind."""
-    from twisted.internet.interfaces import IPushProducer
 
     @implementer(IPushProducer)
     class BoundedWebSocketProtocol(base):
@@ -72,8 +71,6 @@ def _bounded(base: type, limit: int) -> type:
 
         def connectionMade(self) -> None:
             super().connectionMade()
-            from twisted.internet.tcp import Connection
-
             # Not under TLS, where the transport is the TLS protocol, not the socket's.
             self._direct = isinstance(self.transport, Connection) and not getattr(
                 self.transport, "TLS", False

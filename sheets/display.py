@@ -16,8 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from rules.kit.sheet import Counter as CounterSpec
 from rules.kit.sheet import TraitGroup
+from rules.kit.ui import Scores
+from rules.registry import get_system
 
-from . import scores as uni_scores
 from . import validation as v
 from .models import Counter, Sheet, Trait
 
@@ -197,7 +198,7 @@ def group_view(
         ref_label = v.singular(target.label)
         ref_choices = [(str(t.pk), t.name) for t in by_group.get(target.key, [])]
     rows = [trait_row(t, spec, system, names, urls["trait"]) for t in traits]
-    personae_skills = system == "personae" and spec.key == "skills"
+    rating_label, rating_title = get_system(system).ui.rating_label(spec.key)
     if spec.kind in v.DIE_KINDS:
         choices = tuple(v.die_choices(spec))
         for row in rows:
@@ -228,8 +229,8 @@ def group_view(
         flags=[(f, v.FLAG_LABELS.get(f, f.title())) for f in v.flags_for(system, spec)],
         die_choices=v.die_choices(spec),
         default_die=v.die_label(spec.default_die, None),
-        rating_label="Dice for" if personae_skills else "Rating of",
-        rating_title="Dice (d10s)" if personae_skills else "Rating",
+        rating_label=rating_label,
+        rating_title=rating_title,
         min_rating=spec.min_rating,
         max_rating=spec.max_rating,
         rows=rows,
@@ -370,7 +371,7 @@ def counter_view(
 class SheetPage:
     groups: list[GroupView]
     counters: list[CounterView]
-    scores: uni_scores.Scores | None
+    scores: Scores | None
 
 
 def sheet_page(sheet: Sheet) -> SheetPage:
@@ -385,13 +386,14 @@ def sheet_page(sheet: Sheet) -> SheetPage:
         for g in template.groups
     ]
     counters = counter_views(sheet, list(Counter.objects.filter(sheet=sheet)))
-    scores = None
-    if v.has_scores(sheet.campaign.system, sheet.kind, sheet.npc_kind):
-        scores = uni_scores.for_traits(traits, sheet.overrides)
+    declared = v.sheet_scores(sheet.campaign.system, sheet.kind, sheet.npc_kind)
+    scores = declared.compute(traits, sheet.overrides) if declared is not None else None
     return SheetPage(groups=groups, counters=counters, scores=scores)
 
 
-def scores_for(sheet: Sheet) -> uni_scores.Scores | None:
-    if not v.has_scores(sheet.campaign.system, sheet.kind, sheet.npc_kind):
+def scores_for(sheet: Sheet) -> Scores | None:
+    """The sheet's computed scores (UNI-8), read from the trait groups they need."""
+    declared = v.sheet_scores(sheet.campaign.system, sheet.kind, sheet.npc_kind)
+    if declared is None:
         return None
-    return uni_scores.for_traits(load_traits(sheet, ["attributes", "skills"]), sheet.overrides)
+    return declared.compute(load_traits(sheet, list(declared.groups)), sheet.overrides)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaigns.models import Campaign
+from rules.registry import SYSTEMS
 
 from . import validation as v
 from .models import Counter, Sheet, Trait
@@ -188,8 +189,6 @@ def check_document(
     if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
         problem("version", f"Must be {VERSION} (the only version so far).")
     if doc.get("system") != system:
-        from rules.registry import SYSTEMS
-
         shown = (
             SYSTEMS[doc["system"]].name
             if doc.get("system") in SYSTEMS

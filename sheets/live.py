@@ -7,7 +7,9 @@ re-fetch the changed piece through its own permission-checked GET. The page's
 script (sheets/static/sheets/sheet.js) never replaces a row its viewer is
 editing; it marks it as changed instead.
 
-Changes to a hidden GM character go to the GMs' sockets only.
+Changes to a hidden GM character go to the GMs' sockets only. The sockets are the
+table's, above this app: the fragments go out through campaigns.signals, which the
+table delivers.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils.html import escape
 
-from table.broadcast import send_html_on_commit
+from campaigns.signals import send_html_on_commit
 
 from . import validation as v
 

@@ -22,7 +22,8 @@ from rules.kit.dice import step_down as dice_step_down
 from rules.kit.dice import step_up as dice_step_up
 from rules.kit.errors import RulesError
 from rules.kit.sheet import SheetTemplate, TraitGroup
-from rules.registry import get_system
+from rules.kit.ui import SheetScores
+from rules.registry import SYSTEMS, get_system
 
 MAX_NAME = 80
 MAX_TRAIT_NOTES = 500
@@ -46,28 +47,10 @@ FLAG_LABELS = {
     "combat": "Combat skill",
     "mental": "Mental skill",
 }
-# Unisystem skills that start out flagged when added by name (the GM can change them).
-DEFAULT_SKILL_FLAGS = {
-    "unisystem": {
-        "getting medieval": "combat",
-        "gun fu": "combat",
-        "kung fu": "combat",
-        "computers": "mental",
-        "knowledge": "mental",
-        "languages": "mental",
-        "notice": "mental",
-        "occultism": "mental",
-        "science": "mental",
-        "influence": "mental",
-    }
-}
-# Counter caps that depend on another counter (PER-6: a bank holds at most the
-# Potential Threshold).
-COUNTER_CAPS: dict[str, dict[str, str]] = {
-    "personae": {"criticals": "potential_threshold"},
-}
-SCORE_SYSTEMS = {"unisystem": ("guest_star", "adversary")}
-SCORE_KEYS = ("muscle", "combat", "brains")
+# Every computed score's key any game declares (rules.kit.ui.SheetScores), in order.
+SCORE_KEYS = tuple(
+    dict.fromkeys(key for game in SYSTEMS.values() if game.scores for key in game.scores.keys)
+)
 
 
 class FieldError(ValueError):
@@ -105,11 +88,9 @@ def flags_for(system: str, group: TraitGroup) -> tuple[str, ...]:
 
 
 def default_flags(system: str, group: TraitGroup, name: str) -> dict[str, bool]:
-    allowed = flags_for(system, group)
-    flag = (
-        DEFAULT_SKILL_FLAGS.get(system, {}).get(name.casefold()) if group.key == "skills" else None
-    )
-    return {flag: True} if flag in allowed else {}
+    """The flags a trait added by this name starts with (the group's default_flags)."""
+    flag = group.default_flag(name)
+    return {flag: True} if flag in flags_for(system, group) else {}
 
 
 def singular(label: str) -> str:
@@ -149,9 +130,17 @@ def dependents_of(template: SheetTemplate, group_key: str) -> list[TraitGroup]:
     return [g for g in template.groups if group_key in (g.parent, g.link_group)]
 
 
+def sheet_scores(system: str, kind: str, npc_kind: str) -> SheetScores | None:
+    """The scores this sheet shows, computed by its game (UNI-8: Guest Stars and
+    Adversaries show Ability Scores), or None."""
+    scores = get_system(system).scores
+    if kind == KIND_NPC and scores is not None and npc_kind in scores.npc_kinds:
+        return scores
+    return None
+
+
 def has_scores(system: str, kind: str, npc_kind: str) -> bool:
-    """Guest Stars and Adversaries show Ability Scores (UNI-8)."""
-    return kind == KIND_NPC and npc_kind in SCORE_SYSTEMS.get(system, ())
+    return sheet_scores(system, kind, npc_kind) is not None
 
 
 # --------------------------------------------------------------------------- single values
@@ -287,15 +276,14 @@ def clean_counter(
     except KeyError:
         raise FieldError(f"This sheet has no counter called {key[:40]!r}.") from None
     number = parse_whole_number(value, counter.minimum, counter.maximum)
-    caps = COUNTER_CAPS.get(system, {})
-    if key in caps and caps[key] in values and number > values[caps[key]]:
-        cap = template.counter(caps[key])
-        raise FieldError(f"{counter.label} can be at most the {cap.label} ({values[caps[key]]}).")
-    for capped, cap_key in caps.items():
-        if cap_key == key and capped in values and values[capped] > number:
-            held = template.counter(capped)
+    cap_key = counter.capped_by
+    if cap_key is not None and cap_key in values and number > values[cap_key]:
+        cap = template.counter(cap_key)
+        raise FieldError(f"{counter.label} can be at most the {cap.label} ({values[cap_key]}).")
+    for held in template.counters:
+        if held.capped_by == key and held.key in values and values[held.key] > number:
             raise FieldError(
-                f"{held.label} are {values[capped]}; the {counter.label} cannot go below that."
+                f"{held.label} are {values[held.key]}; the {counter.label} cannot go below that."
             )
     return number
 
@@ -314,8 +302,15 @@ def clean_npc_kind(template: SheetTemplate, kind: str, value: object) -> str:
     return text
 
 
+def _no_scores(system: str) -> str:
+    scores = get_system(system).scores
+    if scores is None:
+        return "Sheets of this game have no scores to override."
+    return f"Only {scores.holders} have {scores.title} to override."
+
+
 def clean_score_override(value: object) -> int | None:
-    """An Ability Score typed by the GM instead of the UNI-8 value; blank clears it."""
+    """A score typed by the GM instead of the computed one (UNI-8); blank clears it."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     return parse_whole_number(value, SCORE_MIN, SCORE_MAX)
@@ -324,14 +319,18 @@ def clean_score_override(value: object) -> int | None:
 def clean_overrides(system: str, kind: str, npc_kind: str, value: object) -> dict[str, int]:
     if value in (None, {}):
         return {}
-    if not has_scores(system, kind, npc_kind):
-        raise FieldError("Only Guest Stars and Adversaries have Ability Scores to override.")
+    scores = sheet_scores(system, kind, npc_kind)
+    if scores is None:
+        raise FieldError(_no_scores(system))
     if not isinstance(value, Mapping):
         raise FieldError('Overrides are an object like {"combat": 14}.')
     cleaned = {}
     for key, raw in value.items():
-        if key not in SCORE_KEYS:
-            raise FieldError(f"{str(key)[:40]!r} is not an Ability Score (muscle, combat, brains).")
+        if key not in scores.keys:
+            raise FieldError(
+                f"{str(key)[:40]!r} is not {with_article(singular(scores.title))} "
+                f"({', '.join(scores.keys)})."
+            )
         score = clean_score_override(raw)
         if score is not None:
             cleaned[key] = score

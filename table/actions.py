@@ -16,7 +16,9 @@ API (stable; the table page calls it):
     last_seq(campaign, user) -> int
     audience_of(membership) -> "gm" | "players"
 
-Elsewhere: table.export.verify(campaign) -> Verdict (ok, checked, first_bad_seq,
+The reads (scene_state, session_state, visible_events, last_seq, audience_of,
+membership_of) live in table.reading, apart from this write path, and are re-exported
+here. Elsewhere: table.export.verify(campaign) -> Verdict (ok, checked, first_bad_seq,
 problem; str() reads "OK: n events verified" or "FAIL at seq n: ..."), and
 table.rendering.card_html(event, audience) / render_event_html(event, audience).
 
@@ -68,17 +70,24 @@ from rules.kit.errors import RulesError
 from rules.kit.table import MAX_ID
 from rules.registry import get_system
 
-from . import broadcast, undo
+from . import broadcast, signals, undo
 from . import visibility as gate
 from .context import ActionError, Context, empty_state, sheet_in
-from .models import Kind, SceneState, SessionState, TableEvent, TableLog, Visibility
+from .models import Kind, SceneState, TableEvent, TableLog, Visibility
+from .reading import (
+    audience_of,
+    last_seq,
+    membership_of,
+    scene_state,
+    session_state,
+    visible_events,
+)
 from .state import (
     action_for,
     expire_session,
     expired_summary,
     handler_for,
     reset_session,
-    visible_state,
 )
 
 __all__ = [
@@ -89,6 +98,7 @@ __all__ = [
     "confirm_write",
     "forget_write",
     "last_seq",
+    "membership_of",
     "perform",
     "perform_in",
     "reveal",
@@ -117,100 +127,6 @@ RNG: Random | None = None
 GM_AUDIENCE = gate.GM
 PLAYER_AUDIENCE = gate.PLAYERS
 MAX_REASON = 200
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def membership_of(campaign: Campaign | int, user) -> Membership | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
-
-
-audience_of = gate.audience_of
-
-
-def visible_events(
-    campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
-) -> list[TableEvent]:
-    """The events of the log after `after_seq`, in order: every member is shown every
-    seq, hidden events as sealed cards (table.visibility decides what each shows)."""
-    audience = audience_of(membership_of(campaign, user))
-    if audience is None:
-        raise ActionError("You are not a member of this campaign.")
-    rows = TableEvent.objects.filter(
-        campaign=campaign, seq__gt=after_seq, **gate.log_filter(audience)
-    ).order_by("seq")
-    return list(rows[:limit] if limit is not None else rows)
-
-
-def last_seq(campaign: Campaign, user) -> int:
-    """The newest seq in the log (0 for an empty log): every member is shown every seq."""
-    audience = audience_of(membership_of(campaign, user))
-    head = TableLog.objects.filter(campaign=campaign).first()
-    if head is None or audience is None:
-        return 0
-    return head.last_seq
-
-
-def _reader(campaign: Campaign, user, membership: Membership | None) -> Membership:
-    """The reading user's membership: the one the caller already read for this campaign
-    and user (a view's permission check), or read now; refused for non-members."""
-    if (
-        membership is None
-        or membership.campaign_id != campaign.pk
-        or (user is not None and membership.user_id != user.pk)
-    ):
-        membership = membership_of(campaign, user)
-    if membership is None:
-        raise ActionError("You are not a member of this campaign.")
-    return membership
-
-
-def scene_state(
-    campaign: Campaign, user=None, *, membership: Membership | None = None
-) -> dict[str, Any]:
-    """The active scene and what is kept for it, as `user` may see it (`membership`:
-    the user's, when the caller has read it already).
-
-    Without a user, the GM's view. Keys of "state" (each present once used):
-    trouble_pool, contests, complications, useful_details, assets, held_hitches,
-    rolls, difficulty, opportunities, trackers {lengthy, chase}, taken_out,
-    side_stress, shut_down, concerted_effort_used.
-    """
-    gm = True
-    if user is not None or membership is not None:
-        gm = _reader(campaign, user, membership).is_gm
-    scene = campaign.active_scene
-    if scene is None:
-        return {"scene": None, "state": {}, "version": 0}
-    row = SceneState.objects.filter(scene=scene).first()
-    data = row.data if row is not None else empty_state()
-    return {
-        "scene": {"id": scene.pk, "title": scene.title, "description": scene.description},
-        "state": visible_state(campaign, data, gm=gm),
-        "version": row.version if row is not None else 0,
-    }
-
-
-def session_state(
-    campaign: Campaign, user=None, *, membership: Membership | None = None
-) -> dict[str, Any]:
-    """What lasts the play session under way, across its scenes: {"session": its number
-    (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
-    "version"}. SER-10 session Assets are public (only a public event promotes one), so
-    every member sees the same; one stepped up behind the screen is veiled."""
-    gm = True
-    if user is not None or membership is not None:
-        gm = _reader(campaign, user, membership).is_gm
-    row = SessionState.objects.filter(campaign_id=campaign.pk).first()
-    if row is None:
-        number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START)
-        return {"session": number.count(), "state": {}, "version": 0}
-    state = visible_state(campaign, row.data, gm=gm)
-    return {"session": row.session, "state": state, "version": row.version}
 
 
 # --------------------------------------------------------------------------- writing
@@ -428,6 +344,7 @@ def _append(
     event._state.db = connection.alias
     after = {audience: event.seq - 1 for audience in gate.AUDIENCES}
     _writing.pending = (event, after)
+    signals.event_appended.send(sender=TableEvent, event=event)
     transaction.on_commit(lambda: broadcast.publish_event(event, after), robust=True)
     return event
 
@@ -771,7 +688,8 @@ def session_started(campaign: Campaign, user) -> TableEvent:
 
 
 def scene_started(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
-    """Log a scene start; called inside campaigns.services.start_scene's transaction."""
+    """Log a scene start, inside campaigns.services.start_scene's transaction (which
+    sends campaigns.signals.scene_started; table.receivers calls this)."""
     head = _lock(campaign.pk)
     _set_scene(head, scene)
     SceneState.objects.get_or_create(
@@ -792,7 +710,8 @@ def scene_started(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
 
 def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
     """Log a scene's end and expire what was kept for it (Trouble Pool, contests,
-    bought hitches, trackers, ...); called inside campaigns.services' transaction."""
+    bought hitches, trackers, ...), inside the transaction of campaigns.services that
+    ends it (campaigns.signals.scene_ended; table.receivers calls this)."""
     head = _lock(campaign.pk)
     if head.scene is not None and head.scene.pk == scene.pk:
         _set_scene(head, None)

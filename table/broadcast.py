@@ -40,7 +40,13 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from django.utils.crypto import salted_hmac
+
+from . import reading
+from .dbthread import in_db_thread
+from .rendering import audiences_for, event_message
 
 log = logging.getLogger(__name__)
 
@@ -142,8 +148,6 @@ async def _group_send_all(
 
 def publish_event(event, after: dict[str, int]) -> None:
     """Render the event once per audience that may see it and publish it."""
-    from .rendering import audiences_for, event_message
-
     try:
         for audience in audiences_for(event):
             publish(
@@ -187,8 +191,6 @@ def session_tag(session_key: str | None) -> str | None:
     never travels through the channel layer."""
     if not session_key:
         return None
-    from django.utils.crypto import salted_hmac
-
     return salted_hmac("table.session", session_key).hexdigest()
 
 
@@ -414,13 +416,9 @@ class Hub:
         that committed it died first. Read what is missing from the log, once for the
         audience, and release it in order before what was held; sockets that stayed
         connected would otherwise skip those events until they reconnect."""
-        from django.conf import settings
-
-        from .consumers import _db, fetch_replay
-
         result = None
         try:
-            result = await _db(fetch_replay)(
+            result = await in_db_thread(reading.fetch_replay)(
                 key[0], key[1], stream.last or 0, settings.TABLE_REPLAY_LIMIT
             )
         except Exception:

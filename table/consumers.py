@@ -33,27 +33,26 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.db import DatabaseError, InterfaceError, OperationalError
 
-from . import broadcast, limits, visibility
+from . import broadcast, limits, reading, visibility
 from .actions import (
     ActionError,
     NotMember,
     RoleChanged,
-    audience_of,
     confirm_write,
     forget_write,
-    membership_of,
     perform_in,
     reveal,
     void,
 )
-from .models import TableEvent, TableLog
-from .rendering import event_message, notice_html
+from .dbthread import in_db_thread
+from .models import TableEvent
+from .reading import audience_of, membership_of
+from .rendering import notice_html
 
 log = logging.getLogger(__name__)
 
@@ -186,40 +185,6 @@ def parse_message(data: object) -> dict[str, Any]:
 # --------------------------------------------------------------------------- database work
 
 
-IDLE_CHECK_SECONDS = 30.0  # a connection unused this long is checked before it is used
-
-
-def _keep_connections() -> None:
-    """Keep this thread's database connections between messages; close broken ones.
-
-    Reopening a SQLite connection (and checkpointing its WAL on close) for every
-    message would cost several times what a roll does. A kept connection that sat idle
-    may have been dropped meanwhile (a database restart, a firewall's idle timeout):
-    one round trip finds out before an action relies on it, or that action would fail."""
-    now = time.monotonic()
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is None:
-            continue
-        idle = now - getattr(conn, "table_last_used", now)
-        conn.table_last_used = now
-        if conn.errors_occurred or idle >= IDLE_CHECK_SECONDS:
-            if conn.is_usable():
-                conn.errors_occurred = False
-            else:
-                conn.close()
-
-
-def _db(func):
-    """Run `func` in Django's one database thread, like channels' database_sync_to_async,
-    but keeping the connection between messages (see _keep_connections)."""
-
-    def call(*args, **kwargs):
-        _keep_connections()
-        return func(*args, **kwargs)
-
-    return sync_to_async(call, thread_sensitive=True)
-
-
 def _member(user, campaign_id: int) -> tuple[str | None, int | None]:
     """(audience, role-check token) for the user, or (None, None) for non-members."""
     membership = membership_of(campaign_id, user)
@@ -234,37 +199,13 @@ def _session_ended(session) -> bool:
     return not session.exists(key)
 
 
-def _head(campaign_id: int, audience: str) -> int:
-    """The newest seq: every audience is shown every seq (table.visibility)."""
-    head = TableLog.objects.filter(campaign_id=campaign_id).first()
-    return 0 if head is None else head.last_seq
-
-
-def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dict[str, Any]:
-    """Every event the audience may see after `after`, rendered, or "too far behind"."""
-    head = _head(campaign_id, audience)
-    if after > head:
-        return {"head": head, "reload": "ahead", "messages": []}
-    rows = TableEvent.objects.filter(
-        campaign_id=campaign_id, seq__gt=after, **visibility.log_filter(audience)
-    ).select_related("target")
-    events = list(rows.order_by("seq")[: limit + 1])
-    if len(events) > limit:
-        return {"head": head, "reload": "behind", "messages": []}
-    return {
-        "head": max([head, *(e.seq for e in events)]),
-        "reload": None,
-        "messages": [(e.seq, event_message(e, audience)) for e in events],
-    }
-
-
 class TableConsumer(AsyncWebsocketConsumer):
     # The consumer needs no channel of its own: broadcasts reach it through the hub.
     channel_layer_alias = None
 
     async def dispatch(self, message: dict) -> None:
         # Skip channels' per-message aclose_old_connections() hop: database work here
-        # goes through _db, which looks after the database thread's connection.
+        # goes through in_db_thread, which looks after the database thread's connection.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -294,7 +235,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not getattr(self.user, "is_authenticated", False):
             await self.shut(CLOSE_NOT_LOGGED_IN)
             return
-        audience, self.membership_id = await _db(_member)(self.user, self.campaign_id)
+        audience, self.membership_id = await in_db_thread(_member)(self.user, self.campaign_id)
         if audience is None:
             await self.shut(CLOSE_NOT_A_MEMBER)
             return
@@ -307,7 +248,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # published before this socket could hear it: look again now that it can.
         if not await self.recheck():
             return
-        if await _db(_session_ended)(self.scope.get("session")):
+        if await in_db_thread(_session_ended)(self.scope.get("session")):
             await self.shut(CLOSE_NOT_LOGGED_IN)
             return
         await self.register()
@@ -379,7 +320,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.pending_timer.cancel()
             self.pending_timer = None
         after = max(last_seq, self.sent_seq)
-        result = await _db(fetch_replay)(self.campaign_id, self.audience, after, self.replay_limit)
+        result = await in_db_thread(reading.fetch_replay)(
+            self.campaign_id, self.audience, after, self.replay_limit
+        )
         if self.closing:
             return
         self.hub.prime(self.key, result["head"])
@@ -443,7 +386,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Still a member with the same role? Otherwise close (4403 removed, 4409 role)."""
         if self.closing:
             return False
-        audience, membership_id = await _db(_member)(self.user, self.campaign_id)
+        audience, membership_id = await in_db_thread(_member)(self.user, self.campaign_id)
         if audience is None:
             await self.shut(CLOSE_NOT_A_MEMBER)
             return False
@@ -674,7 +617,7 @@ class ActionQueue:
         try:
             while self.turns:
                 batch = self.next_batch()
-                published, results = await _db(run_batch)(batch)
+                published, results = await in_db_thread(run_batch)(batch)
                 broadcast.dispatch_here(published)
                 for consumer, (status, text) in results:
                     if status != "ok" or text:

@@ -28,8 +28,9 @@ from rules.kit.errors import RulesError
 from rules.registry import get_system
 
 from . import visibility
-from .actions import ActionError, audience_of, membership_of
+from .actions import ActionError
 from .models import GENESIS_HASH, Kind, TableEvent, TableLog, canonical_json
+from .reading import audience_of, membership_of
 from .state import action_for
 
 

@@ -12,6 +12,10 @@ from django.utils import timezone
 from jinja2 import Environment, Undefined
 from markupsafe import Markup
 
+from rules.kit.errors import RulesError
+from rules.kit.ui import DEFAULT_TEMPLATES, Partials
+from rules.registry import get_system
+
 from .templatetags import table_cards
 
 
@@ -31,7 +35,17 @@ def environment(**options) -> Environment:
         localtime=timezone.localtime,
     )
     env.globals["icon"] = icon
+    env.globals["game_partials"] = game_partials
     return env
+
+
+def game_partials(slug: str) -> Partials:
+    """A game's template partials (`game_partials(event.system)["card_controls.jinja"]`),
+    found through the registry; a game it does not know gets the defaults."""
+    try:
+        return get_system(slug).partials
+    except RulesError:
+        return Partials(DEFAULT_TEMPLATES)
 
 
 def icon(name: str) -> Markup:

@@ -1,5 +1,6 @@
 """The pool builder, as the table's pages use it: each game's builder is declared in its
-package (`BUILDER`, see rules.kit.builder), found through the registry."""
+package (`BUILDER`, see rules.kit.builder), found through the registry; a game without
+one has no builder on its table page."""
 
 from __future__ import annotations
 
@@ -8,17 +9,9 @@ from typing import Any
 
 from rules.kit.builder import TABLE_ASSET_LABEL, AssetChoice, Choice, Pool
 from rules.kit.builder import build as build_for_game
-from rules.registry import SYSTEMS, get_system
+from rules.registry import get_system
 
 __all__ = ["TABLE_ASSET_LABEL", "AssetChoice", "Choice", "Pool", "build"]
-
-# The action the builder's Roll button performs, for each game that has a builder.
-ROLL_ACTION = {slug: game.builder.roll_action for slug, game in SYSTEMS.items() if game.builder}
-# Games whose pools take scene and session Assets.
-TABLE_ASSET_SYSTEMS = tuple(
-    slug for slug, game in SYSTEMS.items() if game.builder and game.builder.table_assets
-)
-
 
 def build(
     system: str,

@@ -117,10 +117,13 @@ def clear_cache() -> None:
 def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
     """The card as the log holds it: <li id="event-<seq>" data-seq data-event-id> around
     the template. The page renders its log with this too, so sockets can replace cards.
-    Cached: broadcasts and replays render each card once per audience."""
+    Cached: broadcasts and replays render each card once per audience. The key holds the
+    event's hash, which names its content: a row id used again (SQLite hands out the id
+    of a rolled-back insert again) never brings back another event's card."""
     target = event.target if event.target_id is not None else None
     key = (
         event.pk,
+        event.hash,
         audience,
         event.revealed,
         event.voided,

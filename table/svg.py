@@ -10,11 +10,14 @@ does not rely on colour alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+
+from rules.kit.odds_queries import Bar, percent
+
+__all__ = ["Bar", "odds_chart", "percent"]
 
 WIDTH = 320
 HEIGHT = 150
@@ -23,29 +26,6 @@ PLOT_BOTTOM = 122
 PLOT_LEFT = 8
 PLOT_RIGHT = WIDTH - 8
 MAX_BARS = 60
-
-
-@dataclass(frozen=True)
-class Bar:
-    """One value of the distribution: its exact chance and whether it succeeds."""
-
-    value: int
-    chance: Fraction
-    success: bool
-
-    @property
-    def percent(self) -> str:
-        return percent(self.chance)
-
-
-def percent(chance: Fraction | float) -> str:
-    """A chance as a percentage with one decimal: "62.4%"; tiny non-zero chances say "<0.1%"."""
-    value = float(chance) * 100
-    if 0 < value < 0.05:
-        return "<0.1%"
-    if 99.95 <= value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
 
 
 def _trim(bars: Sequence[Bar]) -> list[Bar]:

@@ -242,14 +242,15 @@ def _label(ctx, key: str, amount: int) -> str:
 
 
 def _cap(ctx, sheet: Sheet, key: str) -> int | None:
-    """The most a counter may hold: the sheet's maximum, and PER-6's bank limit."""
+    """The most a counter may hold: the sheet's maximum, and the counter that caps it
+    (PER-6's bank limit)."""
     try:
-        cap = ctx.system.sheet_template.counter(key).maximum
+        spec = ctx.system.sheet_template.counter(key)
     except KeyError:
-        cap = None
-    if ctx.system.slug == "personae" and key == "criticals":
-        threshold = ctx.character(sheet).counter("potential_threshold")
-        cap = threshold if cap is None else min(cap, threshold)
+        return None
+    cap = spec.maximum
+    if spec.capped_by is not None:
+        cap = min(cap, ctx.character(sheet).counter(spec.capped_by))
     return cap
 
 

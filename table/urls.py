@@ -1,11 +1,11 @@
 from django.urls import path
 
-from . import odds_views, views, views_export
+from . import odds_views, scene_panel, views, views_export, views_gm
 
 urlpatterns = [
     path("c/<id:campaign_id>/table/", views.table_page, name="table"),
     path("c/<id:campaign_id>/table/events/", views.older_events, name="table_events"),
-    path("c/<id:campaign_id>/table/scene/", views.scene_panel, name="table_scene"),
+    path("c/<id:campaign_id>/table/scene/", scene_panel.scene_panel, name="table_scene"),
     path("c/<id:campaign_id>/table/pool/<id:sheet_id>/", views.pool_builder, name="table_pool"),
     path(
         "c/<id:campaign_id>/table/pool/<id:sheet_id>/roll/",
@@ -15,24 +15,24 @@ urlpatterns = [
     path("c/<id:campaign_id>/table/act/<str:action_name>/", views.act, name="table_act"),
     path(
         "c/<id:campaign_id>/table/quick/<str:action_name>/",
-        views.quick_action,
+        views_gm.quick_action,
         name="table_quick",
     ),
     path(
         "c/<id:campaign_id>/table/events/<id:event_id>/reveal/",
-        views.event_reveal,
+        views_gm.event_reveal,
         name="table_reveal",
     ),
     path(
         "c/<id:campaign_id>/table/events/<id:event_id>/void/",
-        views.event_void,
+        views_gm.event_void,
         name="table_void",
     ),
-    path("c/<id:campaign_id>/table/gm/roll/", views.gm_roll, name="table_gm_roll"),
-    path("c/<id:campaign_id>/table/gm/contest/", views.gm_contest, name="table_gm_contest"),
-    path("c/<id:campaign_id>/table/gm/scene/", views.gm_scene, name="table_gm_scene"),
-    path("c/<id:campaign_id>/table/gm/points/", views.gm_plot_points, name="table_gm_points"),
-    path("c/<id:campaign_id>/table/contest/", views.contest_move, name="table_contest"),
+    path("c/<id:campaign_id>/table/gm/roll/", views_gm.gm_roll, name="table_gm_roll"),
+    path("c/<id:campaign_id>/table/gm/contest/", views_gm.gm_contest, name="table_gm_contest"),
+    path("c/<id:campaign_id>/table/gm/scene/", views_gm.gm_scene, name="table_gm_scene"),
+    path("c/<id:campaign_id>/table/gm/points/", views_gm.gm_plot_points, name="table_gm_points"),
+    path("c/<id:campaign_id>/table/contest/", scene_panel.contest_move, name="table_contest"),
     path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
     # --- Log export and verification (table/views_export.py) ---------------------------
     path(

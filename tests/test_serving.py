@@ -163,7 +163,7 @@ def test_make_run_serves_pages_and_their_static_files_with_debug_off(served):
     assert any(a.endswith(".css") for a in assets) and any(a.endswith(".js") for a in assets)
     for asset in assets:
         # collectstatic's hashed names, cached for good
-        assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg)$", asset), asset
+        assert re.search(r"\.[0-9a-f]{12}\.(css|js|svg|png)$", asset), asset
         answer = served.request("GET", asset)
         assert answer.status == 200, asset
         assert "immutable" in answer.headers.get("cache-control", ""), asset

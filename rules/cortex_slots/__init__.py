@@ -5,26 +5,35 @@ their text), `sheet`, `rolls` (reading and scoring a roll), `spends` (what plot 
 and advance points buy), `actions`, `odds` and `decisions` (the app's readings where
 rules.md leaves room). The names below are what `rules.kit.game` reads into the
 registry.
+
+`odds_queries` answers the odds fragment, `ui` says what the pages show of the game
+besides its rules, and `demo` is its demo campaign.
 """
 
 from .actions import ACTIONS
 from .builder import BUILDER
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
 from .table import TABLE
+from .ui import UI
 
 __all__ = [
     "ACTIONS",
     "BUILDER",
     "DECISIONS",
+    "DEMO",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
     "TABLE",
+    "UI",
 ]

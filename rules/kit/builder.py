@@ -46,8 +46,7 @@ class PoolBuilder:
     (Unisystem: one attribute unless the roll takes two); `link`: (clicked trait, kept
     ids, traits by id, notes) -> kept ids, for traits that bring or drop others (SER-1
     Refinements and their Stylin', PER-1 a skill's attribute); `table_assets`: whether the
-    pool takes the table's Assets; `form_choices`: the menus the game's builder form
-    offers (UNI-2 kinds of roll, UNI-4 difficulty presets)."""
+    pool takes the table's Assets."""
 
     roll_action: str
     clickable: tuple[str, ...]
@@ -57,7 +56,6 @@ class PoolBuilder:
     one_of_when: Callable[[Mapping], tuple[str, ...]] | None = None
     link: Callable[..., list[int]] | None = None
     table_assets: bool = False
-    form_choices: Mapping[str, tuple] = field(default_factory=dict)  # the form's menus
 
 
 @dataclass

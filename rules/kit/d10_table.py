@@ -6,6 +6,7 @@ behind the screen is rolled against only blind (PER-1, UNI-4).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .table import BLIND, PUBLIC, ActionError, Table, Transition
@@ -77,3 +78,21 @@ class SetDifficulty(Transition):
             # Players see that a difficulty is set, not the older one it replaced.
             ctx.veil_as.append((["difficulty"], {"secret": True}))
         ctx.note(difficulty=record["value"])
+
+
+# Each grant of bonus dice is a scene-state key of its own ("bonus_dice_for_Ace"), so a
+# void or a veil (table.undo.parts) touches one character's grant and no other's.
+GRANT_PREFIX = "bonus_dice_for_"
+
+
+def bonus_grant(data: Mapping[str, Any], sheet_id: int) -> tuple[str, dict[str, Any]] | None:
+    """PER-1: (key, record) of the bonus dice granted to this character, if any."""
+    for key, record in data.items():
+        if (
+            key.startswith(GRANT_PREFIX)
+            and isinstance(record, dict)
+            and record.get("sheet") == sheet_id
+            and isinstance(record.get("dice"), int)
+        ):
+            return key, record
+    return None

@@ -8,6 +8,13 @@ may also expose TABLE (its actions' transitions at the table, by action name: se
 rules.kit.table), BUILDER (its pool builder: rules.kit.builder), POINTS (the counter the GM gives outside a roll, plot points unless it
 says otherwise) and SESSION_FLAGS (sheet flags a new session clears, by group).
 `game_from_package` turns them into one GameSystem; `rules.registry` holds them by slug.
+
+A package may also declare, each with a default for a game that does not:
+ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words), UI
+(what the pages show of it, a `rules.kit.ui.GameUi`; default: the generic pages),
+TEMPLATES (the folder of its template partials; default: games/<slug>), SCORES
+(scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none) and
+DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none).
 """
 
 from __future__ import annotations
@@ -18,10 +25,13 @@ from types import ModuleType
 
 from .actions import Action
 from .builder import PoolBuilder
+from .demo import DemoCampaign
 from .errors import RulesError
 from .mechanics import Mechanic
+from .odds_queries import NO_ODDS, OddsQueries
 from .sheet import SheetTemplate
 from .table import Points, Transition
+from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,12 @@ class GameSystem:
     points: Points = Points()
     session_flags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     builder: PoolBuilder | None = None
+    # Optional declarations: a package without them gets these defaults.
+    odds: OddsQueries = NO_ODDS
+    ui: GameUi = DEFAULT_UI
+    partials: Partials = Partials(DEFAULT_TEMPLATES)
+    scores: SheetScores | None = None
+    demo: DemoCampaign | None = None
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -68,6 +84,11 @@ def game_from_package(package: ModuleType) -> GameSystem:
         points=getattr(package, "POINTS", Points()),
         session_flags=dict(getattr(package, "SESSION_FLAGS", {})),
         builder=getattr(package, "BUILDER", None),
+        odds=getattr(package, "ODDS", NO_ODDS),
+        ui=getattr(package, "UI", DEFAULT_UI),
+        partials=Partials(getattr(package, "TEMPLATES", f"games/{package.SLUG}")),
+        scores=getattr(package, "SCORES", None),
+        demo=getattr(package, "DEMO", None),
     )
 
 

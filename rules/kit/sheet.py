@@ -27,6 +27,8 @@ class TraitGroup:
     table_owned: the group's dice change at the table (stress, complications, ...):
     players cannot change it on the sheet, and a GM's die change there (adding or
     removing a trait included) is an event in the roll log.
+    default_flags: (name, flag) pairs: a trait added by one of these names (any case)
+    starts with that flag on (a Unisystem "Kung Fu" skill is a combat skill).
     """
 
     key: str
@@ -43,6 +45,11 @@ class TraitGroup:
     link_group: str | None = None
     help: str = ""
     table_owned: bool = False
+    default_flags: tuple[tuple[str, str], ...] = ()
+
+    def default_flag(self, name: str) -> str | None:
+        wanted = name.casefold()
+        return next((flag for known, flag in self.default_flags if known == wanted), None)
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,8 @@ class Counter:
     table_owned: it changes at the table (plot points, Drama Points, criticals, ...):
     players cannot set it on the sheet, a GM's edit is an event in the roll log, and a
     player's new or imported character starts at `default` at most.
+    capped_by: the key of another counter it may never exceed (Personae's criticals
+    and the Potential Threshold, PER-6).
     """
 
     key: str
@@ -61,6 +70,7 @@ class Counter:
     default: int = 0
     help: str = ""
     table_owned: bool = False
+    capped_by: str | None = None
 
 
 @dataclass(frozen=True)

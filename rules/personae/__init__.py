@@ -4,22 +4,30 @@ Everything about the game is declared in this package: `mechanics` (its rules ID
 their text), `sheet`, `reading` (a request's sides), `challenges` (the challenge and
 what follows it), `actions`, `odds` and `decisions` (the app's readings where rules.md
 leaves room). The names below are what `rules.kit.game` reads into the registry.
+
+`odds_queries` answers the odds fragment, `ui` says what the pages show of the game
+besides its rules, and `demo` is its demo campaign.
 """
 
 from .actions import ACTIONS
 from .builder import BUILDER
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
 from .table import POINTS, TABLE
+from .ui import UI
 
 __all__ = [
     "ACTIONS",
     "BUILDER",
     "DECISIONS",
+    "DEMO",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "POINTS",
     "PREFIX",
@@ -27,4 +35,5 @@ __all__ = [
     "SLUG",
     "SOURCE",
     "TABLE",
+    "UI",
 ]

@@ -50,6 +50,7 @@ SHEET_TEMPLATE = SheetTemplate(
             default=0,
             help="Criticals banked; the campaign sets how many can be kept.",
             table_owned=True,  # PER-4, PER-6
+            capped_by="potential_threshold",  # PER-6: the bank holds at most the threshold
         ),
         Counter(
             "development",

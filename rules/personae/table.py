@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..kit.d10_table import (
+    GRANT_PREFIX,
     NAME_THE_OTHER_SIDE,
     NO_DIFFICULTY,
     SetDifficulty,
+    bonus_grant,
     player_difficulty,
     scene_difficulty,
 )
@@ -69,24 +71,6 @@ def apply_criticals(ctx: Table, sheet: SheetHandle | None, outcome: Mapping) -> 
     ctx.give(sheet, "criticals", int_field(crit, "banked"), "criticals")
     if outcome.get("development_marked"):
         ctx.give(sheet, "development", 1, "development marks")
-
-
-# Each grant of bonus dice is a scene-state key of its own ("bonus_dice_for_Ace"), so a
-# void or a veil (table.undo.parts) touches one character's grant and no other's.
-GRANT_PREFIX = "bonus_dice_for_"
-
-
-def bonus_grant(data: Mapping[str, Any], sheet_id: int) -> tuple[str, dict[str, Any]] | None:
-    """PER-1: (key, record) of the bonus dice granted to this character, if any."""
-    for key, record in data.items():
-        if (
-            key.startswith(GRANT_PREFIX)
-            and isinstance(record, dict)
-            and record.get("sheet") == sheet_id
-            and isinstance(record.get("dice"), int)
-        ):
-            return key, record
-    return None
 
 
 def grant_of(ctx: Table, sheet: SheetHandle | None) -> tuple[str, dict[str, Any]] | None:

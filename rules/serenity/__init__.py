@@ -5,6 +5,9 @@ their text), `sheet`, `actions` (pools, tests, contests, complications, benefits
 awareness), `odds` and `decisions` (the app's readings where rules.md leaves room). The
 names below are what `rules.kit.game` reads into the registry.
 
+`odds_queries` answers the odds fragment, `ui` says what the pages show of the game
+besides its rules, and `demo` is its demo campaign.
+
 GAME (the Cortex Plus flows' view of the game) and STRESS_TYPES are read by the table
 through the registry's `module`.
 """
@@ -12,23 +15,29 @@ through the registry's `module`.
 from .actions import ACTIONS, GAME
 from .builder import BUILDER
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 from .table import TABLE
+from .ui import UI
 
 __all__ = [
     "ACTIONS",
     "BUILDER",
     "DECISIONS",
+    "DEMO",
     "GAME",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "UI",
     "STRESS_TYPES",
     "TABLE",
 ]

@@ -5,27 +5,39 @@ their text), `sheet`, `rolls` (the d10, success levels, tasks, resisted actions)
 `situations` (what is built on the roll), `actions`, `odds` and `decisions` (the app's
 readings where rules.md leaves room). The names below are what `rules.kit.game` reads
 into the registry.
+
+`odds_queries` answers the odds fragment, `ui` says what the pages show of the game
+besides its rules, `scores` computes a sheet's Ability Scores (UNI-8), and `demo`
+is its demo campaign.
 """
 
 from .actions import ACTIONS
 from .builder import BUILDER
 from .decisions import DECISIONS
+from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
+from .odds_queries import ODDS
+from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
 from .table import POINTS, TABLE
+from .ui import UI
 
 __all__ = [
     "ACTIONS",
     "BUILDER",
     "DECISIONS",
+    "DEMO",
     "MECHANICS",
     "NAME",
+    "ODDS",
     "ODDS_DECISIONS",
     "POINTS",
     "PREFIX",
+    "SCORES",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
     "TABLE",
+    "UI",
 ]

@@ -9,19 +9,11 @@ from typing import Any
 
 from ..kit import builder as kb
 from . import rolls, sheet
-
-# UNI-2: the kinds of roll, and UNI-4 the named difficulty presets, as the builder offers them.
-KINDS = (
-    ("task", "Task: attribute + skill"),
-    ("simple_test", "Simple Test: attribute doubled"),
-    ("difficult_test", "Difficult Test: attribute once"),
-    ("two_attributes", "Two attributes"),
-)
-DIFFICULTIES = tuple((key, d.label, d.default) for key, d in rolls.DIFFICULTIES.items())
+from .ui import BUILDER_KINDS
 
 
 def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
-    kinds = [k for k, _ in KINDS]
+    kinds = [k for k, _ in BUILDER_KINDS]
     kind = str(data.get("kind") or "task")
     if kind not in kinds:
         kind = "task"
@@ -118,5 +110,4 @@ BUILDER = kb.PoolBuilder(
     one_of=("skills",),
     at_most={"attributes": 2},
     one_of_when=one_attribute_unless_two,
-    form_choices={"kinds": KINDS, "difficulties": DIFFICULTIES},
 )

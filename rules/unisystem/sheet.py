@@ -10,6 +10,19 @@ ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 30
 SKILL_MAX = 15
 NAMED_MODIFIER_LIMIT = 20
 LIFE_POINTS_MIN, LIFE_POINTS_MAX = -99, 999
+# Skills that start out flagged when added by name (the GM can change them).
+DEFAULT_SKILL_FLAGS = (
+    ("getting medieval", "combat"),
+    ("gun fu", "combat"),
+    ("kung fu", "combat"),
+    ("computers", "mental"),
+    ("knowledge", "mental"),
+    ("languages", "mental"),
+    ("notice", "mental"),
+    ("occultism", "mental"),
+    ("science", "mental"),
+    ("influence", "mental"),
+)
 
 
 SHEET_TEMPLATE = SheetTemplate(
@@ -36,6 +49,7 @@ SHEET_TEMPLATE = SheetTemplate(
                 "0 is unskilled: you may still try, at the GM's say-so. Mark combat and "
                 "mental skills: a Guest Star's Combat and Brains scores average them (UNI-8)."
             ),
+            default_flags=DEFAULT_SKILL_FLAGS,
         ),
         TraitGroup(
             key="qualities",

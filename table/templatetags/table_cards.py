@@ -8,6 +8,7 @@ from django import template
 
 from rules.kit.errors import RulesError
 from rules.registry import get_system
+from table.state import TABLE_ACTIONS
 
 register = template.Library()
 
@@ -40,8 +41,6 @@ FACTS = (
 @register.filter
 def action_title(event) -> str:
     """The action's title: the system's rules action, or one of the table's own."""
-    from table.state import TABLE_ACTIONS
-
     try:
         return get_system(event.system).actions[event.action].title
     except (RulesError, KeyError):

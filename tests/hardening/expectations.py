@@ -15,7 +15,10 @@ Rules the table must follow (checked by test_url_matrix.py):
 - anonymous visitors are sent to log in: a redirect, or for fragments requested by
   htmx a 401 with HX-Redirect (rollcall.middleware.HtmxLoginRedirectMiddleware);
 - observers never succeed at a state-changing POST in the campaign (leaving it is
-  theirs to do).
+  theirs to do, and so are their own API tokens);
+- the read-only API answers a token, not a session (`api` rows): each member sends
+  their own token for the campaign, the outsider one of their own campaign's (404, as
+  for any campaign URL), a visitor none (401).
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ class Row:
     query: str = ""
     campaign: bool = True  # a URL inside a campaign (outsiders: 404)
     state_changing: bool = False  # a POST meant to change something
-    self_service: bool = False  # changes only the asker's own membership (leave)
+    self_service: bool = False  # changes only the asker's own membership (leave, tokens)
+    api: bool = False  # authenticates with the role's API token (World.api_auth)
 
 
 def W(status: Status, changes: bool = False) -> Want:
@@ -476,7 +480,85 @@ def _table_rows() -> list[Row]:
     ]
 
 
-ROWS += _sheet_rows() + _table_rows()
+def _integration_rows() -> list[Row]:
+    """The GM's Discord page (integrations/): GMs only, like every GM page. The world has
+    no hook, so the test message is refused with a message and changes nothing."""
+    url = "https://discord.com/api/webhooks/123456789012345678/" + "A" * 68
+    post = {"state_changing": True}
+    return [
+        Row("discord_settings", "GET", gms(W(200))),
+        Row(
+            "discord_settings",
+            "POST",
+            gms(W(302, True)),
+            data=lambda w: {"op": "save", "audience": "public", "public-url": url},
+            **post,
+        ),
+        Row("discord_test", "POST", gms(W(302)), data=lambda w: {"audience": "public"}, **post),
+    ]
+
+
+def _api_rows() -> list[Row]:
+    """The read-only API (by token), the token page, the stream overlay (by its secret
+    link) and the installable shell (api/)."""
+
+    def by_token(ok: Want) -> dict[str, Want]:
+        return _roles(ok, ok, ok, ok, W(404), W(401))
+
+    overlay = {"url": lambda c: {"key": c.overlay_key}, "campaign": False}
+    return [
+        Row("api:campaign", "GET", by_token(W(200)), api=True),
+        Row("api:events", "GET", by_token(W(200)), query="?after=1&limit=5", api=True),
+        # the secret roll: a GM's token reads it; to anyone else it is as missing as none
+        Row("api:event", "GET", _roles(W(200), *[W(404)] * 4, W(401)), api=True),
+        Row(
+            "api:event",
+            "GET",
+            by_token(W(200)),
+            url=lambda c: {"seq": c.public_event.seq},
+            api=True,
+        ),  # fmt: skip
+        Row("api:scene", "GET", by_token(W(200)), api=True),
+        Row("api:session", "GET", by_token(W(200)), api=True),
+        Row("api:sheets", "GET", by_token(W(200)), api=True),
+        Row("api:stream", "GET", by_token(W(200)), query="?after=0", api=True),
+        Row("api_docs", "GET", everyone(W(200)), campaign=False),
+        Row("api_schema", "GET", everyone(W(200)), campaign=False),
+        Row("api_not_found", "GET", everyone(W(404)), campaign=False),
+        Row("api_tokens", "GET", members(W(200))),
+        Row(
+            "api_tokens",
+            "POST",
+            members(W(200, True)),  # every member makes their own (shown once, on the page)
+            data=lambda w: {"name": "Dice bot"},
+            state_changing=True,
+            self_service=True,
+        ),
+        Row(
+            "api_token_revoke",
+            "POST",
+            # the owner's own token; to anyone else it does not exist
+            _roles(W(404), W(302, True), W(404), W(404), W(404), W(LOGIN)),
+            state_changing=True,
+            self_service=True,
+        ),
+        Row(
+            "overlay_create",
+            "POST",
+            gms(W(200, True)),
+            data=lambda w: {"name": "Friday stream"},
+            state_changing=True,
+        ),
+        Row("overlay_revoke", "POST", gms(W(302, True)), state_changing=True),
+        Row("overlay", "GET", everyone(W(200)), **overlay),
+        Row("overlay_stream", "GET", everyone(W(200)), **overlay),
+        Row("pwa_manifest", "GET", everyone(W(200)), campaign=False),
+        Row("pwa_worker", "GET", everyone(W(200)), campaign=False),
+        Row("pwa_offline", "GET", everyone(W(200)), campaign=False),
+    ]
+
+
+ROWS += _sheet_rows() + _table_rows() + _integration_rows() + _api_rows()
 
 
 # ---------------------------------------------------------------------- the admin

@@ -122,6 +122,10 @@ HOST_PAGES = {
     "leave": "campaign_home",
     "scene_start": "scenes",
     "scene_end": "scenes",
+    "discord_test": "discord_settings",
+    "api_token_revoke": "api_tokens",
+    "overlay_create": "api_tokens",
+    "overlay_revoke": "api_tokens",
 }
 
 

@@ -69,7 +69,10 @@ def run_rows(world: World, rows: list[Row], figures) -> list[str]:
             if wants is None:
                 continue
             for role in ROLES:
-                outcome = request(world, clients[role], role, row.method, url, data, htmx=htmx)
+                token = world.api_auth(role) if row.api else {}
+                outcome = request(
+                    world, clients[role], role, row.method, url, data, htmx=htmx, **token
+                )
                 figures["matrix requests"] += 1
                 problem = check(row, role, htmx, wants[role], outcome)
                 if problem:
@@ -106,8 +109,10 @@ def test_the_table_keeps_the_rules():
             assert set(wants) == set(ROLES), row.key
             if row.campaign:
                 assert wants["outsider"].status in (404, ADMIN_LOGIN), row.key
-            assert wants["anonymous"].status in (LOGIN, LOGIN_HX, ADMIN_LOGIN) or not (
-                row.campaign
+            assert (
+                wants["anonymous"].status in (LOGIN, LOGIN_HX, ADMIN_LOGIN)
+                or not row.campaign
+                or (row.api and wants["anonymous"].status == 401)
             ), row.key
             if row.state_changing and not row.self_service:
                 assert wants["observer"].status in (403, 404), row.key
@@ -122,7 +127,7 @@ def test_only_post_get_rows():
 # ---------------------------------------------------------------------- the requests
 
 
-GROUPS = ("accounts+public", "campaigns", "sheets", "table", "admin")
+GROUPS = ("accounts+public", "campaigns", "sheets", "table", "api", "admin")
 
 
 def group_of(row: Row) -> str:

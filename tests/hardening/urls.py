@@ -54,6 +54,7 @@ UNNAMED = {
     "admin/(?P<url>.*)$": "/admin/{url}",
     "admin/auth/group/<path:object_id>/": "/admin/auth/group/{object_id}/",
     "admin/accounts/user/<path:object_id>/": "/admin/accounts/user/{object_id}/",
+    "admin/integrations/webhook/<path:object_id>/": "/admin/integrations/webhook/{object_id}/",
 }
 
 
@@ -67,6 +68,9 @@ def _param_values(world: World, c: CampaignData) -> dict[str, object]:
         "invite_id": c.invite.pk,
         "membership_id": c.membership.pk,
         "event_id": c.secret_event.pk,
+        "seq": c.secret_event.seq,
+        "token_id": c.api_token.pk,
+        "link_id": c.overlay.pk,
         "token": c.invite.token,
         "key": "plot_points",
         "group": "stylins",

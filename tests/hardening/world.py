@@ -28,9 +28,9 @@ PASSWORD = "correct horse battery"
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": "http://testserver/"}
 
 # Tables whose rows are the app's state; sessions and the like are left out.
-STATE_APPS = ("accounts", "campaigns", "sheets", "table")
+STATE_APPS = ("accounts", "campaigns", "sheets", "table", "integrations", "api")
 # Columns that change without anything the user could see changing.
-VOLATILE = {"last_login", "updated_at"}
+VOLATILE = {"last_login", "updated_at", "last_used_at"}
 
 FIGHTIN = {"die": "d8", "trait": "Fightin'", "group": "stylins"}
 
@@ -50,6 +50,10 @@ class CampaignData:
     public_event: Any
     contest_id: int | None
     counter: Any
+    api_keys: dict[int, str]  # user pk -> that member's API token for the campaign
+    api_token: Any  # the owner's token (the revoke URL's)
+    overlay: Any  # an overlay link, and its key
+    overlay_key: str
 
 
 @dataclass
@@ -74,6 +78,15 @@ class World:
             client.cookies[settings.SESSION_COOKIE_NAME] = self.sessions[role]
         return client
 
+    def api_auth(self, role: str) -> dict[str, str]:
+        """The Authorization header of the role's own API token: a member's for our
+        campaign, the outsider's for theirs, none for a visitor."""
+        user = self.users[role]
+        if user is None:
+            return {}
+        data = self.theirs if role == "outsider" else self.ours
+        return {"HTTP_AUTHORIZATION": f"Bearer {data.api_keys[user.pk]}"}
+
     def reset(self, client: Client, role: str) -> None:
         """Forget cookies a rolled-back request left (a rotated session, messages)."""
         client.cookies = SimpleCookie()
@@ -89,6 +102,7 @@ class World:
 
     def pks_of_theirs(self) -> dict[str, set]:
         """Rows that belong to the outsider's campaign, by model label."""
+        from api.models import ApiToken, OverlayLink
         from campaigns.models import Invite, Membership, Scene
         from sheets.models import Counter, Sheet, Trait
         from table.models import TableEvent
@@ -110,6 +124,12 @@ class World:
             ),
             "table.tableevent": set(
                 TableEvent.objects.filter(campaign=c).values_list("pk", flat=True)
+            ),
+            "api.apitoken": set(
+                ApiToken.objects.filter(membership__campaign=c).values_list("pk", flat=True)
+            ),
+            "api.overlaylink": set(
+                OverlayLink.objects.filter(campaign=c).values_list("pk", flat=True)
             ),
         }
 
@@ -223,6 +243,7 @@ def _clear_card_cache() -> None:
 def _campaign(gm, name, members: list[tuple[Any, str]]) -> CampaignData:
     """A campaign run by `gm` with (user, role) members; the first player owns the sheet,
     the last member's membership is the one the member URLs act on."""
+    from api import access
     from campaigns import services
     from campaigns.models import Membership
     from sheets import services as sheets
@@ -263,6 +284,11 @@ def _campaign(gm, name, members: list[tuple[Any, str]]) -> CampaignData:
             "first": 0,
         },
     )
+    api_keys, api_tokens = {}, {}
+    for membership in Membership.objects.filter(campaign=campaign):
+        token, text = access.create_token(membership, f"{membership.user.username}'s bot")
+        api_keys[membership.user_id], api_tokens[membership.user_id] = text, token
+    overlay, overlay_key = access.create_overlay(campaign, gm, "Stream")
     return CampaignData(
         campaign=campaign,
         sheet=sheet,
@@ -277,6 +303,10 @@ def _campaign(gm, name, members: list[tuple[Any, str]]) -> CampaignData:
         public_event=public_event,
         contest_id=(started.params or {}).get("contest"),
         counter=Counter.objects.get(sheet=sheet, key="plot_points"),
+        api_keys=api_keys,
+        api_token=api_tokens[owner.pk],
+        overlay=overlay,
+        overlay_key=overlay_key,
     )
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from campaigns.demo import load_demo
 from sheets import display
+from sheets.demo import load_demo
 from sheets.models import Sheet, Trait
 
 pytestmark = pytest.mark.django_db

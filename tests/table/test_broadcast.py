@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from table import broadcast
+from table import broadcast, reading
 
 
 class FakeSocket:
@@ -46,10 +46,8 @@ async def test_out_of_order_messages_are_released_in_order():
 async def gap_held_past_the_hold(monkeypatch, read_log) -> tuple:
     """A GM socket whose stream started at seq 0 is sent 3, then 2 (1 never comes), and
     the hold passes; read_log stands in for reading the log. (hub, key, socket)"""
-    from table import consumers
-
     monkeypatch.setattr(broadcast, "HOLD_SECONDS", 0.05)
-    monkeypatch.setattr(consumers, "fetch_replay", read_log)
+    monkeypatch.setattr(reading, "fetch_replay", read_log)
     hub = broadcast.Hub(asyncio.get_running_loop())
     socket = FakeSocket()
     key = (1, "gm")

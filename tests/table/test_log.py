@@ -10,7 +10,9 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from table import broadcast
+from campaigns import services
+from campaigns.models import Scene
+from table import actions, broadcast
 from table.actions import ActionError, reveal, scene_state, visible_events, void
 from table.export import export_data, to_markdown, verify
 from table.models import GENESIS_HASH, TableEvent, TableLog, chain_hash
@@ -56,12 +58,31 @@ def test_a_refused_action_writes_nothing(t):
 
 def test_scene_start_and_end_are_logged(t):
     scene = t.start_scene("Persephone")
-    from campaigns import services
-
     services.end_scene(t.campaign, scene.pk, t.gm)
     kinds = list(TableEvent.objects.order_by("seq").values_list("kind", flat=True))
     assert kinds == ["scene_start", "scene_end"]
     assert scene_state(t.campaign)["scene"] is None
+
+
+def test_a_scene_change_and_its_log_event_commit_or_fail_together(t, monkeypatch):
+    """campaigns announces the change inside its transaction and the table logs it
+    there: when the log cannot be written, the scene does not change either."""
+    first = t.start_scene("Persephone")
+    second = services.create_scene(t.campaign, title="Eavesdown Docks", description="")
+
+    def log_unreachable(*args, **kwargs):
+        raise ActionError("The log could not be written.")
+
+    monkeypatch.setattr(actions, "scene_started", log_unreachable)
+    with pytest.raises(ActionError):
+        services.start_scene(t.campaign, second.pk, t.gm)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (Scene.Status.ACTIVE, Scene.Status.PLANNED)
+    kinds = list(TableEvent.objects.order_by("seq").values_list("kind", flat=True))
+    assert kinds == ["scene_start"]  # the first scene's end was rolled back with it
+    assert TableLog.objects.get(campaign=t.campaign).scene_id == first.pk
+    assert scene_state(t.campaign)["scene"]["id"] == first.pk
 
 
 def test_reveal_and_void_are_new_events(t, faces):
@@ -213,3 +234,16 @@ def test_each_card_says_who_sees_it_in_words_and_a_drawn_icon(t, faces, client_f
     for _words, symbol in expected.values():
         assert page.count(f'<symbol id="{symbol}"') == 1
         assert f'<use href="#{symbol}">' in page
+
+
+def test_a_row_id_used_again_never_brings_back_another_events_card(t, faces):
+    """SQLite hands out the id of a rolled-back insert again: a card cached for the event
+    that was rolled back must not be shown for the one that took its id."""
+    from table.rendering import card_html
+
+    rolled_back = roll(t)
+    assert "Fightin&#39;" in card_html(rolled_back, PLAYERS)
+    taken_over = TableEvent.objects.get(pk=rolled_back.pk)
+    taken_over.outcome = {**taken_over.outcome, "headline": "Another event entirely"}
+    taken_over.hash = "0" * 64
+    assert "Another event entirely" in card_html(taken_over, PLAYERS)

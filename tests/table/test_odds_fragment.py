@@ -9,12 +9,15 @@ import pytest
 from django.urls import reverse
 
 from rules.cortex_slots import odds as slots_odds
+from rules.cortex_slots.odds_queries import pool_report
 from rules.kit import cortex_odds
 from rules.personae import odds as personae_odds
+from rules.personae.odds_queries import challenge_report
+from rules.registry import get_system
 from rules.serenity import odds as serenity_odds
 from rules.smallville import odds as smallville_odds
 from rules.unisystem import odds as uni_odds
-from table.odds_views import cortex_family, personae, unisystem_odds
+from rules.unisystem.odds_queries import total_report
 from table.svg import percent
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, make_campaign  # noqa: F401
 
@@ -48,10 +51,10 @@ def test_cortex_family_matches_rules_odds(client_for, gm, player, observer, syst
         exact = slots_odds.slots_success_chance(dice, 17)
         dist = cortex_odds.results(slots_odds.slots_placed_outcomes(dice, difficulty=17))
     assert _summary(html).startswith(f"{percent(exact)} to beat 17")
-    view = cortex_family(system, dice, target=17)
-    assert view.chance == exact
-    assert [(b.value, b.chance) for b in view.rows] == sorted(dist.probabilities().items())
-    assert sum(b.chance for b in view.rows) == 1
+    report = get_system(system).odds.from_fields({"pool": TWELVE, "target": "17"})
+    assert report.chance == exact
+    assert [(b.value, b.chance) for b in report.bars] == sorted(dist.probabilities().items())
+    assert sum(b.chance for b in report.bars) == 1
     assert 'role="img"' in html and "<title" in html and "<desc" in html
 
 
@@ -72,20 +75,20 @@ def test_personae_matches_rules_odds(client_for, gm, player, observer):
     exact = personae_odds.number_odds(3, 4, 12)
     assert _summary(html) == f"{percent(exact.success)} to succeed against 12."
     assert f"Clear success {percent(exact.clear)}" in html
-    view = personae(3, 4, reactor=(2, 3))
-    assert view.chance == personae_odds.challenge_odds(3, 4, 2, 3).success
+    report = challenge_report(3, 4, reactor=(2, 3))
+    assert report.chance == personae_odds.challenge_odds(3, 4, 2, 3).success
 
 
 def test_unisystem_matches_rules_odds(client_for, gm, player, observer):
     campaign = make_campaign(gm, player, observer, "unisystem")
     html = _fragment(client_for(player), campaign, attribute="3", skill="2", modifier="-1")
     assert _summary(html) == f"{percent(uni_odds.success_chance(4))} to reach 9."
-    view = unisystem_odds(4)
-    assert view.chance == uni_odds.success_chance(4)
+    report = total_report(4)
+    assert report.chance == uni_odds.success_chance(4)
     law = uni_odds.total_law(4)
-    for bar in view.rows:
+    for bar in report.bars:
         assert bar.chance == law.chance(bar.value)
-    resisted = unisystem_odds(4, vs_modifier=5)
+    resisted = total_report(4, vs_modifier=5)
     assert resisted.chance == uni_odds.resisted_chances(4, 5).attacker_wins
 
 
@@ -125,9 +128,9 @@ def test_percent_is_exact_to_one_decimal():
 
 def test_cortex_slots_with_the_big_hero_die_matches_rules_odds():
     dice = ("d12+d6," + TWELVE.split(",", 1)[1]).split(",")
-    view = cortex_family("cortex_slots", dice, target=17, big_hero="d8")
-    assert view.chance == slots_odds.slots_success_chance(dice, 17, big_hero="d8")
+    report = pool_report(dice, target=17, big_hero="d8")
+    assert report.chance == slots_odds.slots_success_chance(dice, 17, big_hero="d8")
     placed = cortex_odds.results(
         slots_odds.slots_placed_outcomes(dice, big_hero="d8", difficulty=17)
     )
-    assert [(b.value, b.chance) for b in view.rows] == sorted(placed.probabilities().items())
+    assert [(b.value, b.chance) for b in report.bars] == sorted(placed.probabilities().items())

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from rules.kit import cortex_odds
-from table import actions, views
+from table import actions, builder
 from table.models import TableEvent
 from table.svg import percent
 from tests.table.page_fixtures import (  # noqa: F401
@@ -100,7 +100,7 @@ def test_ser1_clicking_an_asset_adds_it_to_the_request_and_the_odds(
     )
 
     data = {**base, "sheet": sheet.pk, "table_asset": ["Smoke", "Cover"]}
-    pool, _ = views.builder_for(campaign, player, data)
+    pool, _ = builder.builder_for(campaign, player, data)
     assets = [e for e in pool.request["pool"] if e["group"] == "assets"]
     assert assets == [
         {"die": "d8", "trait": "Smoke", "group": "assets"},
@@ -132,7 +132,7 @@ def test_a_forged_asset_name_does_nothing(assets_table, client_for, player):
     assert "“Battleship” is not a scene or session Asset now: left out." in text
     assert 'value="Battleship"' not in text and 'value="Smoke" checked' not in text
 
-    pool, _ = views.builder_for(campaign, player, {**forged, "sheet": sheet.pk})
+    pool, _ = builder.builder_for(campaign, player, {**forged, "sheet": sheet.pk})
     assert [e["trait"] for e in pool.request["pool"]] == ["Fightin'"]
 
     url = reverse("table_pool_roll", args=[campaign.pk, sheet.pk])

@@ -193,7 +193,7 @@ async def test_a_connection_dropped_while_idle_is_replaced_before_the_next_roll(
     while the table is quiet: the next roll is made, not refused."""
     from asgiref.sync import sync_to_async
 
-    from table import consumers
+    from table import dbthread
 
     from .sockets import messages, open_socket, send, seqs
 
@@ -204,12 +204,12 @@ async def test_a_connection_dropped_while_idle_is_replaced_before_the_next_roll(
     await send(gm, roll)
     assert seqs(await messages(gm, 1)) == [1]
 
-    kept = await consumers._db(_backend_pid)()
+    kept = await dbthread.in_db_thread(_backend_pid)()
     await sync_to_async(_terminate, thread_sensitive=False)(kept)
-    monkeypatch.setattr(consumers, "IDLE_CHECK_SECONDS", 0.0)  # as if quiet for a while
+    monkeypatch.setattr(dbthread, "IDLE_CHECK_SECONDS", 0.0)  # as if quiet for a while
     await send(gm, roll)
     received = await messages(gm, 1)
     assert seqs(received) == [2], received
     assert not any('data-kind="error"' in text for text in received), received
-    assert await consumers._db(_backend_pid)() != kept
+    assert await dbthread.in_db_thread(_backend_pid)() != kept
     await gm.disconnect()

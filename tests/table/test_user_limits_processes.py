@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.table_load import SETTINGS_ENV as BENCH_SETTINGS
+from bench.scratch import SETTINGS_ENV as BENCH_SETTINGS
 from rollcall.localserver import free_port, start_daphne, start_redis, stop, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]

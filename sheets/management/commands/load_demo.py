@@ -1,6 +1,8 @@
 from django.core.management.base import BaseCommand
 
-from campaigns.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
+from campaigns.demo import DEMO_PASSWORD, DEMO_USERS
+from campaigns.models import Campaign
+from sheets.demo import load_demo
 
 
 class Command(BaseCommand):
@@ -12,8 +14,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, if_empty=False, **options):
-        from campaigns.models import Campaign
-
         if if_empty and Campaign.objects.exists():
             self.stdout.write("Database already has campaigns; demo data left alone.")
             return

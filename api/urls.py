@@ -1,0 +1,76 @@
+"""The api app's addresses: the API under /api/v1/, the token page beside each campaign,
+the overlay at its secret link, and the web app manifest and service worker at the root."""
+
+from __future__ import annotations
+
+import inspect
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern, include, path, re_path
+
+from . import views
+from .endpoints import api
+
+READ_ONLY = "This API is read-only: use GET."
+
+
+def _guarded(view):
+    """django-ninja marks each of its views CSRF-exempt (for cookie logins this API does
+    not use). This wrapper carries no such mark: Django's CSRF check still stands before
+    every unsafe request (the project exempts no view), and any method but GET gets a
+    JSON 405 before django-ninja sees it."""
+
+    def refused() -> HttpResponse:
+        response = JsonResponse({"detail": READ_ONLY}, status=405)
+        response["Allow"] = "GET"
+        return response
+
+    if inspect.iscoroutinefunction(view):
+
+        async def api_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method != "GET":
+                return refused()
+            return await view(request, *args, **kwargs)
+
+    else:
+
+        def api_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method != "GET":
+                return refused()
+            return view(request, *args, **kwargs)
+
+    return api_view
+
+
+def _api_patterns() -> list[URLPattern]:
+    patterns, _app, _namespace = api.urls
+    return [
+        URLPattern(p.pattern, _guarded(p.callback), p.default_args, p.name)
+        for p in patterns
+        if p.name != "api-root"  # /api/v1/ is the documentation page
+    ]
+
+
+urlpatterns = [
+    path("api/v1/", views.api_docs, name="api_docs"),
+    path("api/v1/openapi.json", views.api_schema, name="api_schema"),
+    path("api/v1/", include((_api_patterns(), "api"), namespace="api")),
+    re_path(r"^api/", views.api_not_found, name="api_not_found"),
+    path("c/<id:campaign_id>/api-tokens/", views.tokens, name="api_tokens"),
+    path(
+        "c/<id:campaign_id>/api-tokens/<id:token_id>/revoke/",
+        views.token_revoke,
+        name="api_token_revoke",
+    ),
+    path("c/<id:campaign_id>/overlay-links/", views.overlay_create, name="overlay_create"),
+    path(
+        "c/<id:campaign_id>/overlay-links/<id:link_id>/revoke/",
+        views.overlay_revoke,
+        name="overlay_revoke",
+    ),
+    path("overlay/<str:key>/", views.overlay, name="overlay"),
+    path("overlay/<str:key>/stream/", views.overlay_stream, name="overlay_stream"),
+    path("manifest.webmanifest", views.manifest, name="pwa_manifest"),
+    path("sw.js", views.service_worker, name="pwa_worker"),
+    path("offline/", views.offline, name="pwa_offline"),
+]

@@ -1,0 +1,59 @@
+"""What the benches set up for a run and throw away after it: the production settings
+they run under, and a scratch PostgreSQL database for the runs on services (--services).
+
+bench/table_load.py, bench/soak.py and bench/db_pool.py share these; they sit below
+all three, so no bench imports another in a circle.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from urllib.parse import urlparse, urlunparse
+
+# Production settings (DEBUG off), for the bench process and the server alike.
+SETTINGS_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "SECURE_SSL_REDIRECT": "false",
+}
+
+
+def fresh_database(url: str) -> tuple[str, str]:
+    """Create an empty database on the server of `url`; (its URL, its name)."""
+    import psycopg
+
+    name = f"rollcall_soak_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return urlunparse(urlparse(url)._replace(path=f"/{name}")), name
+
+
+def spread_campaign_ids() -> None:
+    """Start the fresh database's campaign ids at a random point: the channel layer's
+    group names carry the id, and other runs may share the Redis."""
+    os.environ.update(SETTINGS_ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rollcall.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from campaigns.models import Campaign
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)",
+            [Campaign._meta.db_table, random.randrange(10**6, 10**9)],
+        )
+
+
+def drop_database(url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

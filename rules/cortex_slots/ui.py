@@ -1,0 +1,35 @@
+"""What the pages show of Cortex with slots besides its rules (`rules.kit.ui` says what
+each declaration means): the GM's pool sets the difficulty (CTX-2), the panel counts
+plot points only, the builder offers the Big Hero Die (CTX-6), and the GM buys a hitch
+from a roll card (CTX-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..kit.ui import GameUi, OppositionRoll, small_int
+
+
+def buy_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
+    """CTX-4: the GM buys the card's hitch number `index` of roll `seq`."""
+    request: dict[str, Any] = {"buyer": "gm", "index": small_int(form.get("index"))}
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request
+
+
+UI = GameUi(
+    panel_counters=("plot_points",),
+    difficulty_from="roll ",
+    opposition=OppositionRoll(
+        fields="dice",
+        action="gm_pool",
+        group="difficulty",
+        missing="Give the GM pool's dice, like: d8, d6, d6",
+        note=" (sets the difficulty)",
+    ),
+    card_help=", buy hitches",
+    card_actions={"buy_hitch": buy_hitch},
+)

@@ -1,0 +1,176 @@
+"""What the pages show of a game, declared as plain data by its package.
+
+The pages (campaigns, sheets, table) name no game: they ask the registry's GameSystem,
+whose `ui` is the package's UI (a GameUi), whose `partials` finds the game's template
+partials, and whose `scores` is its SCORES (computed scores on some sheets). A package
+that declares none of these gets the defaults below, and the pages still work: the
+generic panel, the generic builder, no opposition roll, no scores.
+
+Template partials live in `templates/games/<slug>/` (the package's TEMPLATES names
+another folder), with a default for each in `templates/games/default/`; pieces that
+several games include are in `templates/games/kit/`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULT_TEMPLATES = "games/default"
+WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
+
+CardAction = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Partials:
+    """A game's template partials by name, each with the default behind it.
+
+    `partials["pool_options"]` (in a Django template: `game.partials.pool_options`) is
+    ["games/<slug>/pool_options.html", "games/default/pool_options.html"], the list an
+    include picks the first existing template of; a name with an extension is taken
+    as it is (`partials["card_controls.jinja"]`, for the Jinja2 roll card).
+    """
+
+    folder: str
+
+    def __getitem__(self, name: str) -> list[str]:
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9]+)?", name):
+            raise KeyError(name)
+        file = name if "." in name else f"{name}.html"
+        return [f"{self.folder}/{file}", f"{DEFAULT_TEMPLATES}/{file}"]
+
+
+@dataclass(frozen=True)
+class OppositionRoll:
+    """The GM dashboard's "Roll opposition" form.
+
+    fields: "dice" (named dice, each put in `group` and rolled as `action`), "rating"
+    (who, attribute and skill, rolled as `action` with `extra`), or "" (no such form).
+    missing: what to say when the form gives nothing to roll. refusal: the form is
+    shown but the game's GM side rolls elsewhere; this says where. note: more words
+    after "Roll opposition"; dice_help: more words under the dice field.
+    """
+
+    fields: str = ""
+    action: str = ""
+    group: str = ""
+    missing: str = ""
+    refusal: str = ""
+    note: str = ""
+    dice_help: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)  # more of a "rating" request
+
+    def nothing_to_roll(self) -> str:
+        if self.missing:
+            return self.missing
+        if self.fields == "rating":
+            return "Give the attribute (and skill) the GM character rolls."
+        return "Give the dice to roll, like: d8 Armed thugs, d6"
+
+
+# The situation's dice against the players, rolled like a player's pool.
+SITUATION_POOL = OppositionRoll(
+    fields="dice",
+    action="roll",
+    group="situation",
+    missing="Give the opposition's dice, like: d8 Armed thugs, d6",
+)
+
+
+@dataclass(frozen=True)
+class GameUi:
+    """What the table and sheet pages need to know of a game besides its rules.
+
+    panel_counters: the counters the scene panel shows for each character (None: the
+    sheet's counters kept at the table). difficulty_is_target: a difficulty set for the
+    scene is the number to beat (False: it is a modifier to the roll, UNI-4).
+    builder_from_table: a player's pool builder takes the GM's difficulty and bonus
+    dice from the table (PER-1, UNI-4). difficulty_from: the word before a difficulty's
+    "#seq" on the panel ("roll " when a roll set it). difficulty_help: the GM's hint
+    under "Set the difficulty". target_field and target_placeholder: the builder's
+    "Number to beat" field, and what it shows when the table has no number.
+    challenge_groups: the sheet groups whose picked traits the builder offers to
+    challenge. choices: option lists the game's partials show (by name).
+    session_note: more words on what a new session does. card_help: more words on
+    what the GM's buttons on a roll card do. card_actions: those buttons, by action
+    name, each reading its form into the action's request. rating_labels: sheet group
+    key -> (the add form's label, the column's title) for a rating that is not one.
+    """
+
+    panel_counters: tuple[str, ...] | None = None
+    difficulty_is_target: bool = True
+    builder_from_table: bool = False
+    difficulty_from: str = ""
+    difficulty_help: str = ""
+    target_field: bool = True
+    target_placeholder: str = ""
+    challenge_groups: tuple[str, ...] = ()
+    choices: Mapping[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)
+    opposition: OppositionRoll = OppositionRoll()
+    session_note: str = ""
+    card_help: str = ""
+    card_actions: Mapping[str, CardAction] = field(default_factory=dict)
+    rating_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def rating_label(self, group_key: str) -> tuple[str, str]:
+        return self.rating_labels.get(group_key, ("Rating of", "Rating"))
+
+
+DEFAULT_UI = GameUi()
+
+
+@dataclass(frozen=True)
+class Score:
+    """One computed score of a sheet, as its page shows it."""
+
+    key: str
+    name: str
+    computed: int | None
+    override: int | None
+    value: int | None
+    levels: int
+    level_name: str
+    acting: int | None
+    defending: int | None
+
+
+@dataclass(frozen=True)
+class Scores:
+    items: tuple[Score, ...]
+    explanation: str
+    error: str = ""
+
+    def by_key(self) -> dict[str, Score]:
+        return {s.key: s for s in self.items}
+
+
+@dataclass(frozen=True)
+class SheetScores:
+    """Scores a game computes from some sheets (the GM may type one instead).
+
+    npc_kinds: the GM characters' kinds that have them, `holders` the same in words.
+    keys: the scores, in order; `title` what they are called. groups: the trait groups
+    they are computed from. compute(traits, overrides): the Scores, from any objects
+    with the attributes group, name, rating and flags.
+    """
+
+    npc_kinds: tuple[str, ...]
+    keys: tuple[str, ...]
+    groups: tuple[str, ...]
+    compute: Callable[[Any, Mapping[str, int] | None], Scores]
+    title: str = "Scores"
+    holders: str = "some GM characters"
+
+
+def whole_number(value: object, digits: int = 9) -> int | None:
+    """An ASCII whole number of at most `digits` digits, or None ("²".isdigit() is True)."""
+    raw = str(value if value is not None else "").strip()
+    return int(raw) if re.fullmatch(WHOLE_NUMBER.pattern % digits, raw) else None
+
+
+def small_int(value: object) -> int | None:
+    """A form's small whole number (at most 5 digits), or None."""
+    return whole_number(value, digits=5)

@@ -1,0 +1,24 @@
+"""What the pages show of Personae besides its rules (`rules.kit.ui` says what each
+declaration means): skills are numbers of d10s, the panel shows criticals against the
+Potential Threshold (PER-6), a player's builder takes the GM's difficulty and bonus
+dice from the table (PER-1) and states its goal (PER-9), and the GM side rolls as a
+reactor rather than from the dashboard."""
+
+from __future__ import annotations
+
+from ..kit.ui import GameUi, OppositionRoll
+
+UI = GameUi(
+    panel_counters=("criticals", "potential_threshold"),
+    builder_from_table=True,
+    difficulty_help="A player's challenge without a reactor must beat it (PER-1).",
+    target_field=False,
+    opposition=OppositionRoll(
+        fields="rating",
+        refusal=(
+            "In Personae the GM side rolls as the reactor: give its skill and attribute in a "
+            "Challenge (the Every action list), or roll for a GM character's sheet."
+        ),
+    ),
+    rating_labels={"skills": ("Dice for", "Dice (d10s)")},
+)

@@ -1,0 +1,137 @@
+"""What a member may read at the table: the log, the running scene, the session.
+
+The read side of the table, apart from the write path (table.actions, which
+re-exports these as part of its API). Every read goes through the one visibility
+gate (table.visibility): hidden events show as sealed cards, what a player may not
+see of the scene is veiled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns.models import Campaign, Membership
+
+from . import visibility as gate
+from .context import ActionError, empty_state
+from .models import Kind, SceneState, SessionState, TableEvent, TableLog
+from .rendering import event_message
+from .state import visible_state
+
+
+def membership_of(campaign: Campaign | int, user) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    campaign_id = campaign if isinstance(campaign, int) else campaign.pk
+    return Membership.objects.filter(campaign_id=campaign_id, user=user).first()
+
+
+audience_of = gate.audience_of
+
+
+def visible_events(
+    campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
+) -> list[TableEvent]:
+    """The events of the log after `after_seq`, in order: every member is shown every
+    seq, hidden events as sealed cards (table.visibility decides what each shows)."""
+    audience = audience_of(membership_of(campaign, user))
+    if audience is None:
+        raise ActionError("You are not a member of this campaign.")
+    rows = TableEvent.objects.filter(
+        campaign=campaign, seq__gt=after_seq, **gate.log_filter(audience)
+    ).order_by("seq")
+    return list(rows[:limit] if limit is not None else rows)
+
+
+def last_seq(campaign: Campaign, user) -> int:
+    """The newest seq in the log (0 for an empty log): every member is shown every seq."""
+    audience = audience_of(membership_of(campaign, user))
+    head = TableLog.objects.filter(campaign=campaign).first()
+    if head is None or audience is None:
+        return 0
+    return head.last_seq
+
+
+def _reader(campaign: Campaign, user, membership: Membership | None) -> Membership:
+    """The reading user's membership: the one the caller already read for this campaign
+    and user (a view's permission check), or read now; refused for non-members."""
+    if (
+        membership is None
+        or membership.campaign_id != campaign.pk
+        or (user is not None and membership.user_id != user.pk)
+    ):
+        membership = membership_of(campaign, user)
+    if membership is None:
+        raise ActionError("You are not a member of this campaign.")
+    return membership
+
+
+def scene_state(
+    campaign: Campaign, user=None, *, membership: Membership | None = None
+) -> dict[str, Any]:
+    """The active scene and what is kept for it, as `user` may see it (`membership`:
+    the user's, when the caller has read it already).
+
+    Without a user, the GM's view. Keys of "state" (each present once used):
+    trouble_pool, contests, complications, useful_details, assets, held_hitches,
+    rolls, difficulty, opportunities, trackers {lengthy, chase}, taken_out,
+    side_stress, shut_down, concerted_effort_used.
+    """
+    gm = True
+    if user is not None or membership is not None:
+        gm = _reader(campaign, user, membership).is_gm
+    scene = campaign.active_scene
+    if scene is None:
+        return {"scene": None, "state": {}, "version": 0}
+    row = SceneState.objects.filter(scene=scene).first()
+    data = row.data if row is not None else empty_state()
+    return {
+        "scene": {"id": scene.pk, "title": scene.title, "description": scene.description},
+        "state": visible_state(campaign, data, gm=gm),
+        "version": row.version if row is not None else 0,
+    }
+
+
+def session_state(
+    campaign: Campaign, user=None, *, membership: Membership | None = None
+) -> dict[str, Any]:
+    """What lasts the play session under way, across its scenes: {"session": its number
+    (0 before the first mark), "state": {"assets": {name: {die, sheet, seq, scene}}},
+    "version"}. SER-10 session Assets are public (only a public event promotes one), so
+    every member sees the same; one stepped up behind the screen is veiled."""
+    gm = True
+    if user is not None or membership is not None:
+        gm = _reader(campaign, user, membership).is_gm
+    row = SessionState.objects.filter(campaign_id=campaign.pk).first()
+    if row is None:
+        number = TableEvent.objects.filter(campaign_id=campaign.pk, kind=Kind.SESSION_START)
+        return {"session": number.count(), "state": {}, "version": 0}
+    state = visible_state(campaign, row.data, gm=gm)
+    return {"session": row.session, "state": state, "version": row.version}
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def _head(campaign_id: int, audience: str) -> int:
+    """The newest seq: every audience is shown every seq (table.visibility)."""
+    head = TableLog.objects.filter(campaign_id=campaign_id).first()
+    return 0 if head is None else head.last_seq
+
+
+def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dict[str, Any]:
+    """Every event the audience may see after `after`, rendered, or "too far behind"."""
+    head = _head(campaign_id, audience)
+    if after > head:
+        return {"head": head, "reload": "ahead", "messages": []}
+    rows = TableEvent.objects.filter(
+        campaign_id=campaign_id, seq__gt=after, **gate.log_filter(audience)
+    ).select_related("target")
+    events = list(rows.order_by("seq")[: limit + 1])
+    if len(events) > limit:
+        return {"head": head, "reload": "behind", "messages": []}
+    return {
+        "head": max([head, *(e.seq for e in events)]),
+        "reload": None,
+        "messages": [(e.seq, event_message(e, audience)) for e in events],
+    }

@@ -1,0 +1,291 @@
+"""The scene panel: what the active scene keeps, the characters' points, stress and
+troubles, and the contest going on, as one member may see them; its htmx views.
+
+Every read of the table goes through `table.actions` (and so through the visibility
+gate); the panel, the pool builders and the page all read the scene from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns.models import Campaign, Membership
+from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
+from rules.kit import cortex
+from rules.kit.d10_table import GRANT_PREFIX
+from rules.kit.errors import RulesError
+from sheets.models import Counter, Sheet, Trait
+
+from . import actions, visibility
+from .models import TableEvent
+from .view_support import error_text, small_int, spend
+
+PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
+
+
+# --------------------------------------------------------------------------- reading the scene
+
+
+def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    """What the active scene keeps, as this member may see it (table.actions.scene_state)."""
+    return scene_snapshot(campaign, membership)[1]
+
+
+def scene_snapshot(
+    campaign: Campaign, membership: Membership
+) -> tuple[Mapping[str, Any] | None, dict[str, Any]]:
+    """(the active scene's id, title and description, or None; its state as this member
+    may see it): one read of the active scene for both."""
+    snapshot = actions.scene_state(campaign, membership.user, membership=membership)
+    state = snapshot.get("state")
+    return snapshot.get("scene"), dict(state) if isinstance(state, Mapping) else {}
+
+
+def session_assets(campaign: Campaign, membership: Membership | None = None) -> dict[str, Any]:
+    """SER-10: the session Assets, which last across scenes until the next session_start.
+    Public (only a public event promotes one), so the same for every member; with a
+    membership, table.actions.session_state checks that member's role too."""
+    user = membership.user if membership is not None else None
+    snapshot = actions.session_state(campaign, user, membership=membership)
+    assets = (snapshot.get("state") or {}).get("assets")
+    return dict(assets) if isinstance(assets, Mapping) else {}
+
+
+def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
+    """The number to beat right now: a set difficulty, or the standing result of a contest.
+    In some games a difficulty is a modifier to the roll (UNI-4), not a number to beat."""
+    difficulty = state.get("difficulty")
+    if not campaign.game.ui.difficulty_is_target:
+        difficulty = None
+    if isinstance(difficulty, Mapping) and isinstance(difficulty.get("value"), int):
+        return difficulty["value"]
+    if isinstance(difficulty, int) and not isinstance(difficulty, bool):
+        return difficulty
+    for record in (state.get("contests") or {}).values():
+        contest = record.get("contest") if isinstance(record, Mapping) else None
+        if isinstance(contest, Mapping) and contest.get("status") == "open":
+            standing = contest.get("standing")
+            if isinstance(standing, Mapping) and isinstance(standing.get("result"), int):
+                return standing["result"]
+    return None
+
+
+def open_contest(state: Mapping) -> dict[str, Any] | None:
+    for record in (state.get("contests") or {}).values():
+        contest = record.get("contest") if isinstance(record, Mapping) else None
+        if isinstance(contest, Mapping) and contest.get("status") in ("open", "stress_pending"):
+            return {**record, "contest": contest}
+    return None
+
+
+def bonus_grants(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """PER-1: the unused bonus dice the GM granted in this scene, as the member may see them."""
+    grants = [
+        record
+        for key, record in state.items()
+        if key.startswith(GRANT_PREFIX) and isinstance(record, Mapping) and record.get("dice")
+    ]
+    return sorted(grants, key=lambda record: str(record.get("name", "")))
+
+
+def newest_seq(campaign: Campaign, membership: Membership) -> int:
+    """The newest event this member may see (0 before the first)."""
+    seq = visible_events(campaign, membership).order_by("-seq").values_list("seq", flat=True)
+    return seq.first() or 0
+
+
+def visible_events(campaign: Campaign, membership: Membership):
+    """The log's events for this member: every seq, hidden ones rendered sealed for
+    players (table.visibility decides; the page's render_cards goes through it)."""
+    audience = visibility.audience_of(membership)
+    return TableEvent.objects.filter(
+        campaign=campaign, **visibility.log_filter(audience)
+    ).select_related("target")
+
+
+# --------------------------------------------------------------------------- the characters
+
+
+def visible_sheets(campaign: Campaign, membership: Membership):
+    sheets = (
+        Sheet.objects.filter(campaign=campaign).select_related("owner").order_by("kind", "name")
+    )
+    if not membership.is_gm:
+        sheets = sheets.filter(hidden=False)
+    return sheets
+
+
+def counters_of(sheet: Sheet) -> dict[str, int]:
+    return {c.key: c.value for c in Counter.objects.filter(sheet=sheet)}
+
+
+def panel_counters(campaign: Campaign) -> tuple[str, ...]:
+    """The counters the panel shows for each character: the game's choice, or those its
+    sheet keeps at the table."""
+    game = campaign.game
+    if game.ui.panel_counters is not None:
+        return game.ui.panel_counters
+    return tuple(c.key for c in game.sheet_template.table_owned_counters())
+
+
+def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
+    """Every visible character's points, stress, complications and criticals."""
+    sheets = list(visible_sheets(campaign, membership))
+    ids = [s.pk for s in sheets]
+    counters: dict[int, dict[str, int]] = {i: {} for i in ids}
+    for c in Counter.objects.filter(sheet_id__in=ids):
+        counters[c.sheet_id][c.key] = c.value
+    dice: dict[int, list[Trait]] = {i: [] for i in ids}
+    for t in Trait.objects.filter(sheet_id__in=ids, group__in=PANEL_DICE_GROUPS, die__isnull=False):
+        dice[t.sheet_id].append(t)
+    template = campaign.game.sheet_template
+    labels = {c.key: c.label for c in template.counters}
+    keys = panel_counters(campaign)
+    rows = []
+    for sheet in sheets:
+        shown = [
+            (labels.get(key, key), counters[sheet.pk].get(key, 0), key)
+            for key in keys
+            if key in labels
+        ]
+        rows.append(
+            {
+                "sheet": sheet,
+                "counters": shown,
+                "dice": dice[sheet.pk],
+                "mine": sheet.owner_id == membership.user_id,
+            }
+        )
+    return rows
+
+
+# --------------------------------------------------------------------------- contests
+
+
+def contest_benefits(campaign: Campaign, contest: Mapping) -> list[dict[str, Any]]:
+    """SER-10: the benefits the winner may pick after an extraordinary success."""
+    if not contest.get("extraordinary") or contest.get("status") != "stress_pending":
+        return []
+    game = campaign.game
+    try:
+        parsed = cortex.parse_contest(contest, game.module.GAME.pool_groups)
+        return cortex.benefit_options(
+            gm=parsed.sides[parsed.standing.side].gm,
+            winner_pool=parsed.standing.pool,
+            loser_pool=parsed.failed.pool,
+            stress_die=parsed.stress_die,
+        )
+    except (RulesError, AttributeError, TypeError):
+        return []
+
+
+def stress_types(campaign: Campaign) -> tuple[str, ...]:
+    return tuple(getattr(campaign.game.module, "STRESS_TYPES", ()))
+
+
+def benefits_for(campaign: Campaign, state: Mapping) -> list[dict[str, Any]]:
+    """SER-10 benefits as the panel offers them: each choice's value names the trait it
+    applies to ("step_up_asset:Pistol"), so two of a kind stay apart. Promoting an
+    Asset lists the scene's Assets, or (with none) asks for a name in `target`; the
+    choices that need a name go last, so the one chosen first needs nothing more."""
+    contest = open_contest(state)
+    choices = []
+    for option in contest_benefits(campaign, contest["contest"]) if contest else []:
+        key, trait, text = option["benefit"], option.get("trait"), option["text"]
+        if key == "promote_asset" and not trait:
+            assets = [
+                name
+                for name, asset in (state.get("assets") or {}).items()
+                if not (isinstance(asset, Mapping) and asset.get("promoted"))
+            ]
+            choices += [
+                {"value": f"{key}:{name}", "text": f"{text}: {name}", "named": False}
+                for name in assets
+            ] or [{"value": key, "text": text, "named": True}]
+        else:
+            value = f"{key}:{trait}" if trait else key
+            choices.append({"value": value, "text": text, "named": False})
+    return sorted(choices, key=lambda choice: choice["named"])
+
+
+# --------------------------------------------------------------------------- the panel
+
+
+def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
+    # Read the log's head before the state: the panel then shows the state after at
+    # least that event (the state is written in the event's transaction), and says so
+    # in data-seq, so the page can keep a newer panel when answers cross.
+    panel_seq = newest_seq(campaign, membership)
+    scene, state = scene_snapshot(campaign, membership)
+    return {
+        "panel_seq": panel_seq,
+        "campaign": campaign,
+        "membership": membership,
+        "scene": scene,
+        "state": state,
+        "session_assets": session_assets(campaign, membership),
+        "target": scene_target(campaign, state),
+        "bonus_grants": bonus_grants(campaign, state),
+        "contest": open_contest(state),
+        "characters": character_rows(campaign, membership),
+        "stress_types": stress_types(campaign),
+        "benefits": benefits_for(campaign, state),
+    }
+
+
+def render_panel(
+    campaign: Campaign, membership: Membership, request: HttpRequest | None = None
+) -> str:
+    return render_to_string(
+        "table/page.html#scene-panel", panel_context(campaign, membership), request
+    )
+
+
+@login_required
+@require_GET
+def scene_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    return render(request, "table/page.html#scene-panel", panel_context(campaign, membership))
+
+
+@login_required
+@require_POST
+def contest_move(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Give in (SER-6) or choose the stress (SER-7, SER-10) for the contest going on."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    data = request.POST
+    contest_id = small_int(data.get("contest"))
+    op = data.get("op")
+    req: dict[str, Any] = {"table": {"contest": contest_id}} if contest_id else {}
+    if op == "give_in":
+        name = "contest_give_in"
+    elif op == "stress":
+        name = "contest_stress"
+        req["type"] = str(data.get("type", ""))[:20]
+        # The panel's choices read "benefit:trait" (the trait it applies to), or just
+        # "benefit" when the winner names it in `target` (a scene Asset to promote).
+        benefit, _, trait = str(data.get("benefit", "")).strip().partition(":")
+        if benefit:
+            req["benefit"] = benefit[:40]
+            target = trait.strip() or str(data.get("target", "")).strip()
+            if target:
+                req["target"] = target[:80]
+    else:
+        raise Http404("No such move")
+    try:
+        spend(campaign, request.user)
+        event = actions.perform(campaign, request.user, name, req)
+        message, error = event.headline, ""
+    except (actions.ActionError, RulesError) as exc:
+        message, error = "", error_text(exc)
+    if not request.htmx:
+        return redirect("table", campaign.pk)
+    context = {**panel_context(campaign, membership), "message": message, "error": error}
+    return render(request, "table/page.html#scene-panel", context)
