@@ -13,6 +13,7 @@ from rules.kit.dice import die_name, parse_pool
 from rules.kit.errors import InvalidRequest
 from rules.kit.faces import FaceSource
 from rules.kit.mechanics import Mechanic
+from rules.kit.odds_queries import OddsQueries, OddsReport, bars, dice, number, percent
 from rules.kit.requests import get_int, get_str
 from rules.kit.sheet import SheetTemplate, TraitGroup
 from rules.kit.table import Table, Transition
@@ -46,7 +47,9 @@ def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
     dice = parse_pool(req.get("pool"), default_group="traits")
     if not 1 <= len(dice) <= len(TRAITS):
         raise InvalidRequest("a Toy Dice pool takes one or both traits")
-    difficulty = get_int(req, "difficulty", lo=1, hi=12, default=None)
+    difficulty = None
+    if req.get("difficulty") is not None:
+        difficulty = get_int(req, "difficulty", lo=1, hi=12)
     rolled = [faces.draw(d.size) for d in dice]
     highest = max(rolled)
     shown = ", ".join(
@@ -118,7 +121,9 @@ class ToyRoll(Transition):
         if not ctx.is_gm:
             seen = ctx.seen_data.get("difficulty") if ctx.in_scene else None
             value = seen.get("value") if isinstance(seen, Mapping) else None
-            ctx.request["difficulty"] = value if isinstance(value, int) else None
+            ctx.request.pop("difficulty", None)
+            if isinstance(value, int):
+                ctx.request["difficulty"] = value
 
 
 class Hunch(Transition):
@@ -149,3 +154,39 @@ def chance_of_success(sizes: list[int], difficulty: int) -> Fraction:
     for size in sizes:
         miss *= Fraction(min(max(difficulty - 1, 0), size), size)
     return 1 - miss
+
+
+def highest(sizes: list[int]) -> dict[int, Fraction]:
+    """TOY-1: the chance of each highest face."""
+    top = max(sizes)
+    below = [1 - chance_of_success(sizes, face) for face in range(1, top + 2)]
+    return {face: below[face] - below[face - 1] for face in range(1, top + 1)}
+
+
+def report(sizes: list[int], difficulty: int | None) -> OddsReport:
+    """TOY-1, TOY-2: the highest die's chances, and of meeting the difficulty."""
+    shown = OddsReport(title="Odds for " + " + ".join(f"d{s}" for s in sizes))
+    if difficulty is None:
+        shown.summary = "Give a difficulty to see the chance of success."
+        shown.bars = bars(highest(sizes), lambda v: True)
+        return shown
+    shown.chance = chance_of_success(sizes, difficulty)
+    shown.summary = f"{percent(shown.chance)} to meet {difficulty}."
+    shown.first_success, shown.target_label = difficulty, f"meet {difficulty}"
+    shown.bars = bars(highest(sizes), lambda v: v >= difficulty)
+    return shown
+
+
+def odds_from_fields(data: Mapping[str, Any]) -> OddsReport:
+    named = dice(data, "pool")
+    if not named:
+        raise InvalidRequest("give one or two dice")
+    return report([int(d[1:]) for d in named[:2]], number(data, "target", 1, 12))
+
+
+def odds_from_request(request: Mapping[str, Any], target: int | None) -> OddsReport:
+    sizes = [int(str(e["die"])[1:]) for e in request["pool"]]
+    return report(sizes, request.get("difficulty", target))
+
+
+ODDS = OddsQueries(from_fields=odds_from_fields, from_request=odds_from_request)

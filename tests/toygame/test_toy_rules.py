@@ -64,3 +64,11 @@ def test_the_hunch_is_the_gms():
         play(table, "hunch", {"note": "trap?"}, sheet=table.sheets[0])
     gm = MemoryTable(GAME, [hero()], gm=True)
     assert 1 <= play(gm, "hunch", {"note": "trap?"})["face"] <= 20
+
+
+def test_the_odds_chart_sums_to_one_and_matches_the_chance():
+    """TOY-1, TOY-2: the chart's bars are the highest die's distribution."""
+    shown = toy.report([8, 4], 5)
+    assert sum(bar.chance for bar in shown.bars) == 1
+    assert sum(bar.chance for bar in shown.bars if bar.success) == shown.chance
+    assert shown.summary == "50.0% to meet 5."  # only the d8 can show 5 or more
