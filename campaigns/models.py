@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from rules.registry import SYSTEM_CHOICES, get_system
+from rules.registry import get_system, system_choices
 
 
 class Role(models.TextChoices):
@@ -17,7 +17,7 @@ class Role(models.TextChoices):
 class Campaign(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, max_length=2000)
-    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    system = models.CharField(max_length=20, choices=system_choices)
     created_at = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"

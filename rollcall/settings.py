@@ -59,6 +59,10 @@ SECRET_KEY = env_str("SECRET_KEY") or install_secret_key(
 HOST = env_str("HOST", "127.0.0.1")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", served_hosts(HOST))
 
+# Games kept outside rules/ (a package exposing what rules.kit.game reads), by module path,
+# registered at start beside the five built in: "ROLLCALL_EXTRA_GAMES=mygames.dragons".
+EXTRA_GAMES = env_list("ROLLCALL_EXTRA_GAMES", [])
+
 INSTALLED_APPS = [
     "daphne",
     "rollcall.apps.AdminConfig",  # Django's admin, its log-in throttled (rollcall/admin.py)

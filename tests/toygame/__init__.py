@@ -1,0 +1,38 @@
+"""Toy Dice: a sixth game that lives only here, to show a game needs nothing outside its
+own package. The app registers it from its settings (EXTRA_GAMES = ["tests.toygame"]),
+as it would any game kept outside rules/; the tests in this folder play it end to end.
+
+A sheet of two traits, each a die; a roll takes one or both and keeps the highest die
+against the scene's difficulty (TOY-1, TOY-2); the GM's hunch is a d20 rolled behind
+the screen (TOY-3). Everything below is what rules.kit.game reads.
+"""
+
+from .rules import (
+    ACTIONS,
+    BUILDER,
+    DECISIONS,
+    MECHANICS,
+    NAME,
+    ODDS,
+    ODDS_DECISIONS,
+    PREFIX,
+    SHEET_TEMPLATE,
+    SLUG,
+    SOURCE,
+    TABLE,
+)
+
+__all__ = [
+    "ACTIONS",
+    "BUILDER",
+    "DECISIONS",
+    "MECHANICS",
+    "NAME",
+    "ODDS",
+    "ODDS_DECISIONS",
+    "PREFIX",
+    "SHEET_TEMPLATE",
+    "SLUG",
+    "SOURCE",
+    "TABLE",
+]
