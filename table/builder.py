@@ -19,10 +19,11 @@ from django.http import Http404
 
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_for_user
+from rules.kit.builder import Pool
+from rules.kit.builder import build as build_pool
 from rules.kit.d10_table import bonus_grant
 from sheets.models import Sheet, Trait
 
-from . import pool as pools
 from .scene_panel import counters_of, open_contest, scene_state, scene_target, session_assets
 from .view_support import whole_number
 
@@ -141,10 +142,10 @@ def table_assets(
 
 def build(
     campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs, *, gm: bool
-) -> pools.Pool:
+) -> Pool:
     """The pool of the builder's fields against its inputs."""
-    return pools.build(
-        campaign.system,
+    return build_pool(
+        campaign.game,
         inputs.traits,
         data,
         counters=inputs.counters,
@@ -163,7 +164,7 @@ def target_of(data: Mapping, inputs: BuilderInputs) -> int | None:
     return inputs.target
 
 
-def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[pools.Pool, int | None]:
+def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[Pool, int | None]:
     """Build the pool for data["sheet"] from the builder's fields (the odds fragment's)."""
     _, membership = get_campaign_for_user(user, campaign.pk)
     sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))

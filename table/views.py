@@ -21,11 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
+from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
 from . import actions, visibility
-from . import pool as pools
 from .builder import (
     build,
     builder_inputs,
@@ -241,7 +241,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
 
 
 def roll_request(
-    campaign: Campaign, sheet: Sheet, pool: pools.Pool, data: Mapping, state: Mapping
+    campaign: Campaign, sheet: Sheet, pool: Pool, data: Mapping, state: Mapping
 ) -> tuple[str, dict[str, Any]]:
     """The action and request for a built pool: a contest move when the sheet is a side
     whose turn it is (SER-6, SMV-10), in the games that have contest rolls; otherwise

@@ -8,8 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from rules.kit.builder import build
+from rules.registry import get_system
 from sheets.models import Trait
-from table import pool as pools
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, make_campaign, table  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def _build(system, sheet, data, **kw):
     traits = list(Trait.objects.filter(sheet=sheet).select_related("parent", "link"))
-    return pools.build(
-        system, traits, data, counters={"plot_points": 3}, character=sheet.name, **kw
+    return build(
+        get_system(system), traits, data, counters={"plot_points": 3}, character=sheet.name, **kw
     )
 
 
@@ -132,7 +133,9 @@ def test_smv_a_pool_the_character_cannot_afford(gm, player, observer):
         "trait": ids(t["justice"], t["lana"], t["chloe"], t["speed"], t["farm"]),
         "plot_points": "3",
     }
-    pool = pools.build("smallville", traits, data, counters={"plot_points": 1}, character="Clark")
+    pool = build(
+        get_system("smallville"), traits, data, counters={"plot_points": 1}, character="Clark"
+    )
     assert not pool.ready
     assert "costs 5" in pool.errors[-1]
 
