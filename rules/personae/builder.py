@@ -9,6 +9,7 @@ from typing import Any
 
 from ..kit import builder as kb
 from . import reading
+from .sheet import SHEET_TEMPLATE
 from .table import rated
 
 
@@ -54,7 +55,9 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
     if skill is None or attribute is None:
         pool.errors.append("Pick a skill (its dice) and an attribute (added to the best die).")
         return
-    threshold = max(1, counters.get("potential_threshold", 3))
+    # PER-6: the sheet's threshold, or the sheet's default where none is stored yet.
+    default = SHEET_TEMPLATE.counter("potential_threshold").default
+    threshold = max(1, counters.get("potential_threshold", default))
     actor = {
         "name": character or "Actor",
         **rated(skill, attribute),
