@@ -15,7 +15,9 @@ from rules.kit.actions import Action
 from .forms import plain_fields
 
 # Actions with a control of their own on the dashboard, whatever the game.
-DASHBOARD_ACTIONS = frozenset({"set_difficulty", "grant_bonus_dice", "give_points", "contest_start"})
+DASHBOARD_ACTIONS = frozenset(
+    {"set_difficulty", "grant_bonus_dice", "give_points", "contest_start"}
+)
 
 
 def has_own_control(game, action: Action) -> bool:

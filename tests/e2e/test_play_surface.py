@@ -155,7 +155,9 @@ def test_a_player_rolls_in_a_few_taps_on_a_phone_and_a_laptop(
     expect(laptop.locator(".surface-tabs")).to_be_hidden()
     for column in ("#panel-mine", "#panel-log", "#panel-table"):
         expect(laptop.locator(column)).to_be_visible()
-    mine, log, scene = (laptop.locator(c).bounding_box() for c in ("#panel-mine", "#panel-log", "#panel-table"))
+    mine, log, scene = (
+        laptop.locator(c).bounding_box() for c in ("#panel-mine", "#panel-log", "#panel-table")
+    )
     assert mine["x"] < log["x"] < scene["x"], "my character, the log, the table: side by side"
     for name in TYPICAL[system]:  # the pool the phone rolled is gone: the builder starts afresh
         expect(_trait(laptop, builder, name)).not_to_have_class(re.compile(r"is-selected"))
@@ -171,7 +173,9 @@ def test_the_gm_rolls_opposition_with_real_controls(chromium, daphne_server, tab
         gm = log_in(chromium, daphne_server, "gm", viewport=viewport)
         _open(gm, daphne_server, campaign)
         if size == "phone":
-            expect(gm.get_by_role("tab", name="Dashboard")).to_have_attribute("aria-selected", "true")
+            expect(gm.get_by_role("tab", name="Dashboard")).to_have_attribute(
+                "aria-selected", "true"
+            )
         form = gm.locator("form[action$='/table/gm/roll/']")
         before = gm.locator("#log > li[data-seq]").count()
         if system in OPPOSITION:
@@ -220,6 +224,8 @@ def test_the_gm_rolls_opposition_with_real_controls(chromium, daphne_server, tab
             assert _no_sideways_scroll(gm)
             _shoot(gm, f"gm-phone-{system}")
             _every_tab_fits(gm)
+            gm.get_by_role("tab", name="Dashboard").click()
+            _shoot(gm, f"gm-phone-dashboard-{system}")
         else:
             _shoot(gm, f"gm-laptop-{system}")
         gm.context.close()

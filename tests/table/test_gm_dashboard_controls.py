@@ -65,7 +65,9 @@ def test_typed_dice_still_roll_and_join_the_picked_ones(table, client_for, gm): 
 def test_a_picker_refuses_what_is_not_a_die_and_nothing_is_rolled(table, client_for, gm):  # noqa: F811
     campaign, _, _ = table
     before = TableEvent.objects.filter(campaign=campaign).count()
-    said = _gm_roll(client_for(gm), campaign, {"die": ["d7"], "die_name": ["x"], "visibility": "public"})
+    said = _gm_roll(
+        client_for(gm), campaign, {"die": ["d7"], "die_name": ["x"], "visibility": "public"}
+    )
     assert "⚠" in said and "d4 to d12" in said
     said = _gm_roll(client_for(gm), campaign, {"die": ["", ""], "visibility": "public"})
     assert "⚠" in said
