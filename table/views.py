@@ -26,6 +26,7 @@ from sheets.models import Sheet
 
 from . import actions, visibility
 from . import pool as pools
+from .action_menu import more_actions
 from .builder import (
     build,
     builder_inputs,
@@ -33,7 +34,6 @@ from .builder import (
     sheet_for_builder,
     target_of,
 )
-from .action_menu import more_actions
 from .forms import ActionForm
 from .models import Kind, TableEvent
 from .odds_views import OddsView, pool_odds

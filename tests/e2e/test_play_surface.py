@@ -183,7 +183,7 @@ def test_the_gm_rolls_opposition_with_real_controls(chromium, daphne_server, tab
             dice = OPPOSITION[system]
             while form.locator(".dice-row").count() < len(dice):
                 form.get_by_role("button", name="Add a die").click()
-            for row, (die, name) in zip(form.locator(".dice-row").all(), dice):
+            for row, (die, name) in zip(form.locator(".dice-row").all(), dice, strict=False):
                 row.locator("select[name=die]").select_option(die)
                 row.locator("input[name=die_name]").fill(name)
             # The steppers step a die: down one size, and back up.

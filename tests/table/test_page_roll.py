@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import html
 import random
+import re
 
 import pytest
 from django.urls import reverse
