@@ -61,6 +61,12 @@ def _kind(spec: object) -> str:
     return "json"
 
 
+def plain_fields(action: Action) -> bool:
+    """Whether every field of the action has a control of its own (a number, a switch,
+    a choice, a die, a line of text): its form asks for no JSON."""
+    return all(_kind(spec) != "json" for spec in action.schema.values())
+
+
 class ActionForm(forms.Form):
     """A form for one rules action, from its schema; `request()` gives the rules request."""
 
@@ -167,6 +173,22 @@ def parse_dice_line(text: str) -> list[dict[str, str]]:
     return entries
 
 
+def dice_from_pickers(sizes: list[str], names: list[str]) -> list[dict[str, str]]:
+    """The dashboard's dice pickers (repeated die / die_name fields) -> pool entries;
+    rows left at "—" are skipped. Raises ValueError with a message."""
+    known = {f"d{s}" for s in SIZES}
+    entries = []
+    for index, size in enumerate(sizes):
+        size = str(size).strip().lower()
+        if not size:
+            continue
+        if size not in known:
+            raise ValueError(f"{size[:12]}: pick a die size from d4 to d12.")
+        name = str(names[index]).strip()[:80] if index < len(names) else ""
+        entries.append({"die": size, "trait": name})
+    return entries
+
+
 class GmPoolForm(forms.Form):
     """Roll opposition: a pool of named dice (Cortex family) or a rating (d10 systems)."""
 
@@ -189,6 +211,22 @@ class GmPoolForm(forms.Form):
             return parse_dice_line(text)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from error
+
+    def clean(self) -> dict[str, Any]:
+        """The picked dice, then any typed ones (the text field older pages post)."""
+        data = super().clean()
+        getlist = getattr(self.data, "getlist", None)
+        if getlist is None or "dice" in self.errors:
+            return data
+        try:
+            picked = dice_from_pickers(getlist("die"), getlist("die_name"))
+        except ValueError as error:
+            self.add_error(None, str(error))
+            return data
+        data["dice"] = picked + list(data.get("dice") or [])
+        if len(data["dice"]) > 40:
+            self.add_error(None, "At most 40 dice.")
+        return data
 
 
 class NumberForm(forms.Form):

@@ -26,6 +26,7 @@ from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
 from . import actions, visibility
+from .action_menu import more_actions
 from .builder import (
     build,
     builder_inputs,
@@ -79,16 +80,12 @@ def _event_page(campaign: Campaign, membership: Membership, before: int | None):
 
 
 def _action_forms(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
-    game = campaign.game
-    forms = []
-    for action in game.actions.values():
-        forms.append(
-            {
-                "action": action,
-                "form": ActionForm(action, gm=membership.is_gm, prefix=action.name),
-            }
-        )
-    return forms
+    """The "More actions" forms: actions with plain fields and no control elsewhere."""
+    offered, _ = more_actions(campaign.game)
+    return [
+        {"action": action, "form": ActionForm(action, gm=membership.is_gm, prefix=action.name)}
+        for action in offered
+    ]
 
 
 @login_required
@@ -124,6 +121,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "benefits": benefits_for(campaign, state),
         "builders": builders,
         "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
+        "actions_elsewhere": more_actions(campaign.game)[1] if membership.can_play else [],
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(
             campaign=campaign, kind=Kind.SESSION_START

@@ -68,7 +68,7 @@ class OppositionRoll:
             return self.missing
         if self.fields == "rating":
             return "Give the attribute (and skill) the GM character rolls."
-        return "Give the dice to roll, like: d8 Armed thugs, d6"
+        return "Pick at least one die to roll: a size, and a name like Armed thugs."
 
 
 # The situation's dice against the players, rolled like a player's pool.

@@ -16,8 +16,8 @@ UI = GameUi(
     opposition=OppositionRoll(
         fields="rating",
         refusal=(
-            "In Personae the GM side rolls as the reactor: give its skill and attribute in a "
-            "Challenge (the Every action list), or roll for a GM character's sheet."
+            "In Personae the GM side rolls as the reactor: roll for a GM character's sheet "
+            "(under GM characters), or a player names it as the other side of a challenge."
         ),
     ),
     rating_labels={"skills": ("Dice for", "Dice (d10s)")},

@@ -56,7 +56,8 @@ def test_an_overlay_shows_players_view_live_and_stops_when_revoked(
     gm.goto(f"{daphne_server.url}/c/{campaign}/table/")
     expect(gm.locator("#socket-status")).to_have_attribute("data-state", "live")
     form = gm.locator("form[action$='/table/gm/roll/']")
-    form.locator("[name=dice]").fill("d12 Hidden sniper")
+    form.locator("select[name=die]").first.select_option("d12")
+    form.locator("input[name=die_name]").first.fill("Hidden sniper")
     form.locator("[name=visibility]").select_option("gm")
     form.locator("button[type=submit]").click()
     expect(gm.locator("#log > li[data-seq]").first).to_contain_text("Hidden sniper")
@@ -66,6 +67,7 @@ def test_an_overlay_shows_players_view_live_and_stops_when_revoked(
     expect(card).to_contain_text("The GM rolled behind the screen")
     assert "Hidden sniper" not in source.content()
 
+    gm.locator(f"#event-{seq} .gm-card-menu summary").click()
     gm.locator(f"#event-{seq} button", has_text="Reveal").click()
     expect(card).to_contain_text("Hidden sniper")
 
@@ -74,7 +76,8 @@ def test_an_overlay_shows_players_view_live_and_stops_when_revoked(
     expect(gm.locator(".messages")).to_contain_text("revoked")
     gm.goto(f"{daphne_server.url}/c/{campaign}/table/")
     expect(gm.locator("#socket-status")).to_have_attribute("data-state", "live")
-    form.locator("[name=dice]").fill("d6 Thugs")
+    form.locator("select[name=die]").first.select_option("d6")
+    form.locator("input[name=die_name]").first.fill("Thugs")
     form.locator("[name=visibility]").select_option("public")
     form.locator("button[type=submit]").click()
     expect(source.locator("#overlay-log > li")).to_have_count(0)  # the next event ended it

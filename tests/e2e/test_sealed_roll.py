@@ -53,7 +53,11 @@ def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_
         expect(page.locator("#socket-status")).to_have_attribute("data-state", "live")
     gm = pages["gm"]
     form = gm.locator("form[action$='/table/gm/roll/']")
-    form.locator("[name=dice]").fill("d12 Hidden sniper, d10 Crossfire")
+    rows = form.locator(".dice-row")
+    rows.nth(0).locator("select[name=die]").select_option("d12")
+    rows.nth(0).locator("input[name=die_name]").fill("Hidden sniper")
+    rows.nth(1).locator("select[name=die]").select_option("d10")
+    rows.nth(1).locator("input[name=die_name]").fill("Crossfire")
     form.locator("[name=visibility]").select_option("gm")
     form.locator("button[type=submit]").click()
     expect(newest_card(gm)).to_contain_text("Hidden sniper")
@@ -67,6 +71,7 @@ def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_
         )
         assert "Hidden sniper" not in pages[name].content()
 
+    gm.locator(f"#event-{seq} .gm-card-menu summary").click()
     gm.locator(f"#event-{seq} button", has_text="Reveal").click()
     for page in pages.values():
         card = page.locator(f"#event-{seq}")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import html
 import random
+import re
 
 import pytest
 from django.urls import reverse
 
 from sheets.models import Counter, Trait
 from table import actions
+from table.action_menu import more_actions
 from table.models import TableEvent
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, table  # noqa: F401
 
@@ -190,11 +192,19 @@ def test_older_rolls_load_on_demand(table, client_for, player, observer):  # noq
     assert "Load older rolls" not in html
 
 
-def test_every_action_has_a_form_that_reports_errors(table, client_for, gm):  # noqa: F811
+def test_every_action_is_offered_without_json_and_reports_errors(table, client_for, gm):  # noqa: F811
+    """Each action is a form of real fields under "More actions", or is named there as
+    played from its own control; nothing on the page asks for JSON."""
     campaign, _, _ = table
     page = client_for(gm).get(reverse("table", args=[campaign.pk])).content.decode()
-    for name in campaign.game.actions:
-        assert f'id="action-{name}"' in page
+    offered, elsewhere = more_actions(campaign.game)
+    assert offered or elsewhere
+    for action in offered:
+        assert f'id="action-{action.name}"' in page
+    listed = re.search(r'class="muted small actions-elsewhere">(.*?)</p>', page, re.S).group(1)
+    for action in elsewhere:
+        assert f'id="action-{action.name}"' not in page and action.title in listed
+    assert "<textarea" not in page and "JSON. " not in page
     bad = client_for(gm).post(
         reverse("table_act", args=[campaign.pk, "stress"]), {"stress-die": "d6"}, **HX
     )
