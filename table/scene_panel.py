@@ -25,6 +25,7 @@ from sheets.models import Counter, Sheet, Trait
 
 from . import actions, visibility
 from .models import TableEvent
+from .order_panel import tracker
 from .view_support import error_text, small_int, spend
 
 PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
@@ -237,6 +238,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "characters": character_rows(campaign, membership),
         "stress_types": stress_types(campaign),
         "benefits": benefits_for(campaign, state),
+        "order_tracker": tracker(campaign, membership, scene, state),
     }
 
 
