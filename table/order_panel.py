@@ -49,13 +49,16 @@ def _ratings(campaign: Campaign, sheets: list[Sheet]) -> tuple[str, ...]:
 
 
 def tracker(
-    campaign: Campaign, membership: Membership, scene: Mapping | None, state: Mapping
+    campaign: Campaign,
+    membership: Membership,
+    scene: Mapping | None,
+    state: Mapping,
+    characters: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The tracker as this member sees it (`state` is the scene state the gate gave them)."""
+    """The tracker as this member sees it: `state` is the scene state and `characters`
+    the panel's rows (scene_panel.character_rows), both as the gate gave them."""
     rules = campaign.game.order
-    sheets = Sheet.objects.filter(campaign=campaign).order_by("kind", "name")
-    if not membership.is_gm:
-        sheets = sheets.filter(hidden=False)
+    sheets = [row["sheet"] for row in characters]
     sheets = sorted(sheets, key=lambda s: (s.kind != Sheet.Kind.PC, s.name))  # PCs first
     mine = {s.pk for s in sheets if s.owner_id == membership.user_id and s.kind == Sheet.Kind.PC}
     order = state.get(rules_order.KEY) if isinstance(state, Mapping) else None

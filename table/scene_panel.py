@@ -225,6 +225,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     # in data-seq, so the page can keep a newer panel when answers cross.
     panel_seq = newest_seq(campaign, membership)
     scene, state = scene_snapshot(campaign, membership)
+    characters = character_rows(campaign, membership)
     return {
         "panel_seq": panel_seq,
         "campaign": campaign,
@@ -235,10 +236,10 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
-        "characters": character_rows(campaign, membership),
+        "characters": characters,
         "stress_types": stress_types(campaign),
         "benefits": benefits_for(campaign, state),
-        "order_tracker": tracker(campaign, membership, scene, state),
+        "order_tracker": tracker(campaign, membership, scene, state, characters),
     }
 
 
