@@ -52,7 +52,7 @@ class OrderRules:
     def decision(self) -> str:
         if self.kind == POPCORN:
             return (
-                "Decision (action order; the seed gives none): a scene's order is popcorn. "
+                "Decision: action order (the seed gives none) is popcorn. "
                 "The GM starts it with its participants (the characters, and the GM's side "
                 "when it acts without a sheet) and who goes first. Whoever holds the "
                 "spotlight hands it to someone who has not acted this round; handing it to "
@@ -62,10 +62,11 @@ class OrderRules:
             )
         by = " or ".join(self.ratings[:1]) or "an attribute the GM picks"
         return (
-            "Decision (action order; the seed gives no initiative rule): the GM starts an "
+            "Decision: action order (the seed gives no initiative rule) is initiative. The GM starts an "
             f"initiative order for the scene, ordered by {by} (the GM may pick another "
-            "attribute), highest first; ties, and characters without that rating, in the "
-            "order the GM lists them, and the GM's side without a sheet last. Each turn "
+            "attribute), highest first; ties in the order the GM lists them, characters "
+            "without that rating after the rest, and the GM's side without a sheet last. "
+            "A hidden GM character's rating places it without being shown. Each turn "
             "passes to the next in line; after the last the next round starts at the top. "
             "The player whose turn it is ends it; the GM may hand the turn out of line to "
             "someone who has not acted this round (a held action, a lost initiative)."
