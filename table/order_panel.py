@@ -29,7 +29,8 @@ def _rows(order: Mapping[str, Any], mine: set[int]) -> list[dict[str, Any]]:
                 "label": slot.get("label") or "",
                 "name": slot.get("name") or slot.get("label") or "",
                 "rating": slot.get("rating") if not slot.get("hidden") else slot.get("rank"),
-                "hidden": bool(slot.get("hidden")),
+                # Hidden when it joined, or since (its label then no longer its name).
+                "hidden": bool(slot.get("hidden")) or slot.get("label") != slot.get("name"),
                 "current": slot.get("slot") == order.get("current"),
                 "acted": slot.get("slot") in acted,
                 "mine": slot.get("sheet") in mine,

@@ -398,6 +398,17 @@ def participant(ctx: Table, sheet_id: int, slot: int, by: str) -> dict[str, Any]
             "hidden": hidden, "rank": rank, "side": False}  # fmt: skip
 
 
+def seen_now(ctx: Table, order: Mapping[str, Any]) -> dict[str, Any]:
+    """The public order for an event, with a character hidden since it joined shown by
+    its label too, so no later card names it."""
+    shown = public(order)
+    for entry, stored in zip(shown["slots"], _slots(order), strict=True):
+        sheet = ctx.sheet_by_id(stored.get("sheet")) if stored.get("sheet") else None
+        if sheet is not None and sheet.hidden:
+            entry.update(label=f"{HIDDEN_LABEL} #{entry['slot']}", rating=None)
+    return shown
+
+
 def private_parts(order: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
     return {
         s["slot"]: {k: s[k] for k in (*PRIVATE, "rank", "side") if k in s}
@@ -507,7 +518,9 @@ class PassOrder(OrderTransition):
             holder = next((s for s in slots if s.get("slot") == order.get("current")), None)
             sheet = ctx.sheet_by_id(holder.get("sheet")) if holder else None
             if sheet is None or sheet.hidden or not ctx.controls(sheet):
-                now = holder.get("label") if holder else "the GM (choosing)"
+                now = "the GM (choosing)"
+                if holder:
+                    now = _label(seen_now(ctx, order), holder.get("slot"))
                 raise ActionError(
                     f"It is not your turn: {now} has the spotlight. Only their player or "
                     "the GM can pass it on."
@@ -515,7 +528,7 @@ class PassOrder(OrderTransition):
             if order.get("kind") == INITIATIVE and to is not None:
                 raise ActionError("The turn goes down the line: only the GM hands it out of line.")
         ctx.request.clear()
-        ctx.request.update(order=public(order), to=to)
+        ctx.request.update(order=seen_now(ctx, order), to=to)
 
 
 class AddToOrder(OrderTransition):
@@ -535,7 +548,7 @@ class AddToOrder(OrderTransition):
         ctx.params["joining"] = [entry]
         ctx.request.clear()
         ctx.request.update(
-            order=public(order),
+            order=seen_now(ctx, order),
             joining={k: entry[k] for k in ("slot", "label", "rating")},
             at=[e["slot"] for e in line].index(slot),
         )
@@ -550,7 +563,7 @@ class RemoveFromOrder(OrderTransition):
         if slot is None:
             raise ActionError("Choose who leaves the order.")
         ctx.request.clear()
-        ctx.request.update(order=public(order), slot=slot)
+        ctx.request.update(order=seen_now(ctx, order), slot=slot)
 
 
 class EndOrder(OrderTransition):
@@ -559,7 +572,7 @@ class EndOrder(OrderTransition):
     def prepare(self, ctx: Table) -> None:
         order = running(ctx)
         ctx.request.clear()
-        ctx.request.update(order=public(order))
+        ctx.request.update(order=seen_now(ctx, order))
 
 
 TRANSITIONS: dict[str, Transition] = {

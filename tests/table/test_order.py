@@ -144,6 +144,11 @@ def test_a_character_hidden_after_joining_is_veiled_too(table_for):
     t.npc.hidden = True
     t.npc.save()
     assert "Niska" not in json.dumps(actions.scene_state(t.campaign, t.player)["state"]["order"])
+    passed = t.perform(t.gm, "order_pass", {"to": 2})
+    assert passed.headline == "Mal hands the spotlight to GM character #2"
+    with pytest.raises(actions.ActionError, match="It is not your turn: GM character #2 has"):
+        t.perform(t.player, "order_pass", {"to": 1})
+    assert "Niska" in panel(t, t.gm) and "Niska" not in panel(t, t.player)
 
 
 @pytest.mark.django_db
