@@ -75,7 +75,7 @@ def scene_state(
     Without a user, the GM's view. Keys of "state" (each present once used):
     trouble_pool, contests, complications, useful_details, assets, held_hitches,
     rolls, difficulty, opportunities, trackers {lengthy, chase}, taken_out,
-    side_stress, shut_down, concerted_effort_used.
+    side_stress, shut_down, concerted_effort_used, order (the action order, rules.kit.order).
     """
     gm = True
     if user is not None or membership is not None:

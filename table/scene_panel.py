@@ -25,6 +25,7 @@ from sheets.models import Counter, Sheet, Trait
 
 from . import actions, visibility
 from .models import TableEvent
+from .order_panel import tracker
 from .view_support import error_text, small_int, spend
 
 PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
@@ -224,6 +225,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
     # in data-seq, so the page can keep a newer panel when answers cross.
     panel_seq = newest_seq(campaign, membership)
     scene, state = scene_snapshot(campaign, membership)
+    characters = character_rows(campaign, membership)
     return {
         "panel_seq": panel_seq,
         "campaign": campaign,
@@ -234,9 +236,10 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
-        "characters": character_rows(campaign, membership),
+        "characters": characters,
         "stress_types": stress_types(campaign),
         "benefits": benefits_for(campaign, state),
+        "order_tracker": tracker(campaign, membership, scene, state, characters),
     }
 
 

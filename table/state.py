@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import F
 
 from campaigns.models import Campaign
+from rules.kit import order
 from rules.kit.actions import Action
 from rules.kit.errors import RulesError
 from rules.kit.faces import FaceSource
@@ -373,6 +374,11 @@ class SetDie(Transition):
 
 TABLE_HANDLERS["set_counter"] = SetCounter()
 TABLE_HANDLERS["set_die"] = SetDie()
+
+# ---- The scene's action order and spotlight (rules.kit.order): the same actions in every
+# game, so they are the table's own; each game's ORDER says which kind of order they play.
+TABLE_ACTIONS.update(order.ACTIONS)
+TABLE_HANDLERS.update(order.TRANSITIONS)
 
 
 def handler_for(system: GameSystem, action: str) -> Transition:

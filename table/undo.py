@@ -168,6 +168,8 @@ def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
         return f"who was taken out in #{last}"
     if key == "shut_down":
         return f"the Shut Down of #{last}"
+    if key == "order":
+        return "the action order"
     if key == "trackers":
         kind = {"lengthy": "lengthy task", "chase": "chase"}.get(str(rest[0]), "tracker")
         return f"the {kind} “{last}”"

@@ -37,6 +37,7 @@ from .builder import (
 from .forms import ActionForm
 from .models import Kind, TableEvent
 from .odds_views import OddsView, pool_odds
+from .order_panel import tracker
 from .rendering import card_html
 from .scene_panel import (
     benefits_for,
@@ -96,6 +97,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     scene, state = scene_snapshot(campaign, membership)
     events, more = _event_page(campaign, membership, None)
     session = session_assets(campaign, membership)
+    characters = character_rows(campaign, membership)
     builders = [
         builder_context(campaign, membership, sheet, {}, state, session=session)
         for sheet in playable_sheets(campaign, membership, request.user)
@@ -116,9 +118,10 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "oldest": events[-1].seq if events else None,
         "last_seq": last_seq,
         "panel_seq": last_seq,
-        "characters": character_rows(campaign, membership),
+        "characters": characters,
         "stress_types": stress_types(campaign),
         "benefits": benefits_for(campaign, state),
+        "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
         "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
         "actions_elsewhere": more_actions(campaign.game)[1] if membership.can_play else [],

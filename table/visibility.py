@@ -26,6 +26,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from campaigns.models import Membership, Role
+from rules.kit import order as action_order
+from sheets.models import Sheet
 
 from . import undo
 from .models import TableEvent, Visibility, canonical_json
@@ -213,10 +215,34 @@ def visible_state(campaign_id: int, data: Mapping[str, Any], audience: str) -> d
     """The scene or session state as this audience may see it."""
     data = copy.deepcopy(dict(data))
     veils = data.pop(VEILS, None)
-    if audience == GM or not isinstance(veils, dict):
+    if audience == GM:
         return data
-    hidden = hidden_seqs(campaign_id, [v.get("seq") for v in veils.values()])
-    for key, veil in veils.items():
-        if veil.get("seq") in hidden:
-            undo.put(data, json.loads(key), copy.deepcopy(veil.get("before")))
+    if isinstance(veils, dict):
+        hidden = hidden_seqs(campaign_id, [v.get("seq") for v in veils.values()])
+        for key, veil in veils.items():
+            if veil.get("seq") in hidden:
+                undo.put(data, json.loads(key), copy.deepcopy(veil.get("before")))
+    if isinstance(data.get(action_order.KEY), dict):
+        data[action_order.KEY] = players_order(campaign_id, data[action_order.KEY])
     return data
+
+
+def players_order(campaign_id: int, order: Mapping[str, Any]) -> dict[str, Any]:
+    """The action order as players see it: a hidden GM character (hidden when it joined,
+    or since) shows by its label ("GM character #3"), without its sheet, name or rating;
+    every slot's private rank is dropped."""
+    slots = [s for s in order.get("slots") or [] if isinstance(s, Mapping)]
+    ids = [s.get("sheet") for s in slots if isinstance(s.get("sheet"), int)]
+    hidden_now = set(
+        Sheet.objects.filter(campaign_id=campaign_id, pk__in=ids, hidden=True).values_list(
+            "pk", flat=True
+        )
+    ) if ids else set()  # fmt: skip
+    shown = []
+    for slot in slots:
+        entry = {k: v for k, v in slot.items() if k not in ("rank", "hidden")}
+        if slot.get("hidden") or slot.get("sheet") in hidden_now:
+            entry.update(sheet=None, rating=None, side=False)
+            entry["label"] = entry["name"] = f"{action_order.HIDDEN_LABEL} #{slot.get('slot')}"
+        shown.append(entry)
+    return {**order, "slots": shown}

@@ -18,7 +18,7 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
-from .table import TABLE
+from .table import ORDER, TABLE
 from .ui import UI
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "NAME",
     "ODDS",
     "ODDS_DECISIONS",
+    "ORDER",
     "PREFIX",
     "SHEET_TEMPLATE",
     "SLUG",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from .table import ORDER
+
 DECISIONS: dict[str, list[str]] = {
     "CTX-1": [
+        ORDER.decision,
         "Decision: a pool holds exactly one Attribute die and one Distinction die, one or "
         "more Skill dice, and any number of Asset and Talent dice (the seed names extra "
         "dice only for Skills, Assets and Talents).",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..kit.cortex_table import PoolRules, fill_pool
+from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     MAX_KEPT_ROLLS,
     PC,
@@ -325,3 +326,6 @@ TABLE: dict[str, Transition] = {
     "spend_plot_point": SpendPlotPoint(),
     "advance": Advance(),
 }
+
+# Popcorn: whoever acts hands the spotlight on.
+ORDER = OrderRules(POPCORN)

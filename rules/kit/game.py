@@ -14,7 +14,8 @@ ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words),
 (what the pages show of it, a `rules.kit.ui.GameUi`; default: the generic pages),
 TEMPLATES (the folder of its template partials; default: games/<slug>), SCORES
 (scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none) and
-DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none).
+DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none) and ORDER (how
+a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .demo import DemoCampaign
 from .errors import RulesError
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
+from .order import DEFAULT_ORDER, OrderRules
 from .sheet import SheetTemplate
 from .table import Points, Transition
 from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
@@ -54,6 +56,7 @@ class GameSystem:
     partials: Partials = Partials(DEFAULT_TEMPLATES)
     scores: SheetScores | None = None
     demo: DemoCampaign | None = None
+    order: OrderRules = DEFAULT_ORDER
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -89,6 +92,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         partials=Partials(getattr(package, "TEMPLATES", f"games/{package.SLUG}")),
         scores=getattr(package, "SCORES", None),
         demo=getattr(package, "DEMO", None),
+        order=getattr(package, "ORDER", DEFAULT_ORDER),
     )
 
 

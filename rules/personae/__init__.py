@@ -17,7 +17,7 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
-from .table import POINTS, TABLE
+from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "NAME",
     "ODDS",
     "ODDS_DECISIONS",
+    "ORDER",
     "POINTS",
     "PREFIX",
     "SHEET_TEMPLATE",

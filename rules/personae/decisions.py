@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .table import ORDER
+
 DECISIONS: dict[str, list[str]] = {
     "PER-1": [
         "Decision: the seed gives no ranges, so a sheet holds skills of 0–10 dice, attributes "
@@ -70,6 +72,7 @@ DECISIONS: dict[str, list[str]] = {
         "the Potential Threshold in the bank; the table passes that as the bank limit.",
     ],
     "PER-7": [
+        ORDER.decision,
         "Decision: steering stops at a clear success; assistants beyond that add nothing. "
         "Each assistant is named once, and nobody taking part in the roll itself can assist it.",
     ],

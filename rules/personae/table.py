@@ -20,6 +20,7 @@ from ..kit.d10_table import (
     player_difficulty,
     scene_difficulty,
 )
+from ..kit.order import INITIATIVE, OrderRules
 from ..kit.table import (
     PC,
     ActionError,
@@ -287,3 +288,6 @@ TABLE: dict[str, Transition] = {
 POINTS = Points(
     counter="criticals", one="critical", many="criticals", cap_counter="potential_threshold"
 )
+
+# Initiative by an attribute the GM picks (the sheets name their own attributes).
+ORDER = OrderRules(INITIATIVE, rating_group="attributes")

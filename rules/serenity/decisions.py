@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .table import ORDER
+
 DECISIONS: dict[str, list[str]] = {
     "SER-1": [
         "Decision: each Refinement in a pool names the Stylin' it is filed under, and it "
@@ -22,6 +24,7 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: a botch (no die above 1) has a d4 effect die.",
     ],
     "SER-6": [
+        ORDER.decision,
         "Decision: the first roll of a contest sets the mark, whatever it is; from then on "
         "each roll must strictly beat the other side's last result.",
         "Decision: only the side whose turn it is can give in, instead of rolling.",

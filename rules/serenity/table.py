@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..kit.cortex_table import CortexPlusRules, contest_transitions, fill_pool
+from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     MAX_KEPT_ROLLS,
     PUBLIC,
@@ -238,3 +239,6 @@ TABLE: dict[str, Transition] = {
     "benefit": Benefit(),
     "awareness_pool": Awareness(),
 }
+
+# Popcorn: whoever acts hands the spotlight on (SER-6's contests already go in turn).
+ORDER = OrderRules(POPCORN)

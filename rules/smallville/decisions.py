@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .table import ORDER
+
 DECISIONS: dict[str, list[str]] = {
     "SMV-1": [
         "Decision: the sheet's Values are Smallville's six: Duty, Glory, Justice, Love, "
@@ -57,6 +59,7 @@ DECISIONS: dict[str, list[str]] = {
         "they name (of that size or smaller), or else the largest such die.",
     ],
     "SMV-10": [
+        ORDER.decision,
         "Decision: a test against the Watchtower works as SER-5: the player must roll "
         "strictly higher, a tie fails.",
         "Decision: Smallville has no extraordinary successes (SER-10 is Serenity Plus's).",

@@ -15,6 +15,7 @@ from ..kit.cortex_table import (
     check_plot_points,
     contest_transitions,
 )
+from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     ActionError,
     SheetHandle,
@@ -217,3 +218,6 @@ TABLE: dict[str, Transition] = {
     "trouble": Trouble(),
     "shut_down": ShutDown(),
 }
+
+# Popcorn: whoever acts hands the spotlight on.
+ORDER = OrderRules(POPCORN)

@@ -20,7 +20,7 @@ from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
-from .table import POINTS, TABLE
+from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "NAME",
     "ODDS",
     "ODDS_DECISIONS",
+    "ORDER",
     "POINTS",
     "PREFIX",
     "SCORES",

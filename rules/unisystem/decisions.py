@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .rolls import MAX_REROLLS, MODIFIER_LIMIT
 from .sheet import ATTRIBUTE_MAX, ATTRIBUTE_MIN, LIFE_POINTS_MIN, NAMED_MODIFIER_LIMIT, SKILL_MAX
+from .table import ORDER
 
 DECISIONS: dict[str, list[str]] = {
     "UNI-1": [
@@ -79,6 +80,7 @@ DECISIONS: dict[str, list[str]] = {
         "already has its levels must be started afresh.",
     ],
     "UNI-12": [
+        ORDER.decision,
         "Decision: only a negative Attractiveness frightens (half, rounded toward zero); a "
         "handsome creature gives no bonus.",
         "Decision: a sudden encounter gives −2 even with no other fear modifier.",

@@ -16,6 +16,7 @@ from ..kit.d10_table import (
     SetDifficulty,
     player_difficulty,
 )
+from ..kit.order import INITIATIVE, OrderRules
 from ..kit.table import (
     ActionError,
     CharacterView,
@@ -354,3 +355,15 @@ TABLE: dict[str, Transition] = {
 
 # The sheet's Drama Points (the game's plot points) are what the GM gives.
 POINTS = Points(counter="drama_points", one="Drama Point", many="Drama Points")
+
+# Dexterity first: the GM may order by another attribute.
+ATTRIBUTES_FOR_ORDER = (
+    "Dexterity",
+    "Perception",
+    "Intelligence",
+    "Willpower",
+    "Strength",
+    "Constitution",
+)
+# Initiative by Dexterity (or another attribute the GM picks); UNI-12's Startled loses it for a Turn.
+ORDER = OrderRules(INITIATIVE, rating_group="attributes", ratings=ATTRIBUTES_FOR_ORDER)

@@ -474,6 +474,16 @@ def _table_rows() -> list[Row]:
             data=lambda w: {"contest": w.ours.contest_id, "op": "give_in"},
             **post,
         ),
+        Row(
+            # The GM starts the scene's action order; a player's start reaches
+            # table.actions, which refuses it with a message (nothing changes).
+            "table_order",
+            "POST",
+            _roles(W(302, True), W(302), W(302), W(403), W(404), W(LOGIN)),
+            _roles(W(200, True), W(200), W(200), W(403), W(404), W(LOGIN_HX)),
+            data=lambda w: {"op": "start", "sheets": [w.ours.sheet.pk]},
+            **post,
+        ),
         r("table_export_scene", "GET", members, 200),
         r("table_export_session", "GET", members, 200, url=lambda c: {"fmt": "json"}),
         r("table_verify", "GET", gms, 200),
