@@ -102,7 +102,8 @@ def record_pool(
         "owner": sheet.owner_id,
         "dice": dice_of(pool),
         "odds": odds.error or odds.summary,
-        "blind": chosen == "blind" or bool(pool.options.get("secret_difficulty")),
+        # A hidden character's name stays behind the screen too.
+        "blind": chosen == "blind" or bool(pool.options.get("secret_difficulty")) or sheet.hidden,
         "additions": old["additions"] if old else [],
     }
     _store(campaign.pk, record)
@@ -235,12 +236,13 @@ def show(campaign: Campaign, sheet_id: int, record: Mapping | None, owner=None) 
 
 
 def slots(campaign: Campaign, membership: Membership, user) -> list[dict[str, Any]]:
-    """The "building" area of the page: one slot per player character (the member's own
-    excepted), filled where a pool is in progress and the member may see it."""
+    """The "building" area of the page: one slot per player character, filled where a
+    pool is in progress and the member may see it (the member's own are kept out of
+    sight: their builder is on the page)."""
     gm = membership.is_gm
     sheets = Sheet.objects.filter(campaign=campaign, kind=Sheet.Kind.PC).order_by("name")
     if not gm:
-        sheets = sheets.filter(hidden=False).exclude(owner=user)
+        sheets = sheets.filter(hidden=False)
     out = []
     for sheet in sheets:
         record = current(campaign.pk, sheet.pk)
@@ -251,6 +253,7 @@ def slots(campaign: Campaign, membership: Membership, user) -> list[dict[str, An
         out.append(
             {
                 "sheet_id": sheet.pk,
+                "mine": not gm and sheet.owner_id == user.pk,
                 "slot": record,
                 "options": options_for(campaign, sheet) if gm and record else [],
             }
