@@ -189,3 +189,17 @@ def test_the_page_shows_pools_in_progress_as_the_gate_allows(table_for):
     build(t, t.player, t.pc, "Fightin'", visibility="blind")
     other_page = client_for(t.other).get(url).content.decode()
     assert "Mal is building a roll" not in other_page
+
+
+def test_a_d10_game_offers_the_gm_the_difficulty_not_dice(table_for):
+    t = table_for("personae")
+    t.start_scene()
+    swordplay = t.trait(t.pc, "skills", "Swordplay")
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    data = {"trait": [str(swordplay.pk)], "clicked": str(swordplay.pk), "goal": "win"}
+    client_for(t.player).post(url, data, HTTP_HX_REQUEST="true")
+    record = live_pool.current(t.campaign.pk, t.pc.pk)
+    assert record is not None and "3 Swordplay" in record["dice"]
+    card = live_pool.card_html(t.campaign, t.pc.pk, record, gm=True)
+    assert "Set the difficulty" in card and 'name="die"' not in card
+    assert live_pool.options_for(t.campaign, t.pc) == []
