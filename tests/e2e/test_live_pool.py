@@ -1,5 +1,5 @@
 """The pool in the open, in three browsers: Alice builds a pool and the GM's page shows
-it live with its odds; Bob's shows only that Alice is building a roll; the GM adds a
+it live with its odds (keeping what the GM was picking when it changes); Bob's shows only that Alice is building a roll; the GM adds a
 complication from the table, which arrives in Alice's builder without taking her focus;
 her roll includes it, and the card shows it."""
 
@@ -31,7 +31,8 @@ s = create_sheet(c, name="Ace", kind="pc", owner=users["alice"], counters={"plot
 Trait.objects.create(sheet=s, group="stylins", name="Fightin'", die=10)
 Trait.objects.create(sheet=s, group="values", name="Loyalty", die=8)
 n = create_sheet(c, name="Niska", kind="npc", owner=None, counters={"plot_points": 0})
-Trait.objects.create(sheet=n, group="complications", name="Winged", die=6)
+Trait.objects.create(sheet=n, group="complications", name="Broke", die=8, position=0)
+Trait.objects.create(sheet=n, group="complications", name="Winged", die=6, position=1)
 scene = services.create_scene(c, title="The skyplex", description="")
 services.start_scene(c, scene.pk)
 print(json.dumps({"id": c.pk, "sheet": s.pk}))
@@ -55,8 +56,13 @@ def test_the_gm_sees_the_pool_built_and_adds_a_die_the_roll_takes(chromium, daph
     expect(bob.locator(slot)).to_contain_text("Ace is building a roll")
     expect(bob.locator(slot)).not_to_contain_text("d10")
 
-    alice.locator(f"{builder} [name=target]").click()
+    # The GM's pick survives the card being re-sent by the player's next click.
     gm.locator(f"{slot} select[name=die]").select_option(label="d6 Winged (Niska)")
+    alice.locator(f"{builder} label.trait-choice", has_text="Loyalty").click()
+    expect(gm.locator(slot)).to_contain_text("d8 Loyalty")
+    expect(gm.locator(f"{slot} select[name=die] option:checked")).to_have_text("d6 Winged (Niska)")
+
+    alice.locator(f"{builder} [name=target]").click()
     gm.locator(f"{slot} .live-pool-add button").click()
     expect(gm.locator(f"{slot} .live-pool-additions")).to_contain_text("d6 Winged")
     expect(alice.locator(f"{builder} .gm-additions")).to_contain_text("d6 Winged")
