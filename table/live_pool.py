@@ -114,8 +114,8 @@ def clear(campaign: Campaign, sheet: Sheet) -> None:
     """Rolled or emptied: the pool in progress is gone, from every page."""
     had = current(campaign.pk, sheet.pk)
     cache.delete(_key(campaign.pk, sheet.pk))
-    if had is not None:
-        show(campaign, sheet.pk, None, owner=had.get("owner"))
+    if had is not None:  # the roll's answer renders the roller's builder without them
+        show(campaign, sheet.pk, None)
 
 
 class NotBuilding(Exception):
@@ -135,7 +135,7 @@ def add(campaign: Campaign, sheet: Sheet, option_key: str) -> dict[str, Any]:
         raise NotBuilding(f"At most {MAX_ADDITIONS} dice from the GM in one roll.")
     record["additions"] = [*held, chosen]
     _store(campaign.pk, record)
-    show(campaign, sheet.pk, record)
+    show(campaign, sheet.pk, record, to_roller=True)
     return record
 
 
@@ -146,7 +146,7 @@ def remove(campaign: Campaign, sheet: Sheet, option_key: str) -> dict[str, Any] 
         return None
     record["additions"] = [a for a in record["additions"] if a["key"] != option_key]
     _store(campaign.pk, record)
-    show(campaign, sheet.pk, record)
+    show(campaign, sheet.pk, record, to_roller=True)
     return record
 
 
@@ -222,17 +222,17 @@ def additions_html(sheet_id: int, additions: list) -> str:
     )
 
 
-def show(campaign: Campaign, sheet_id: int, record: Mapping | None, owner=None) -> None:
-    """Send the sheet's slot to each audience as the gate allows, and the GM's additions
-    to the roller's own pages."""
+def show(campaign: Campaign, sheet_id: int, record: Mapping | None, *, to_roller=False) -> None:
+    """Send the sheet's slot to each audience as the gate allows; `to_roller`: the GM's
+    additions changed, and go to the roller's own pages too. Only then: the roller's
+    builder re-renders when they arrive, and that re-render records the pool again."""
     audiences = visibility.live_pool_audiences(record)
     for audience, shown in audiences.items():
         html = card_html(campaign, sheet_id, record if shown else None, gm=audience == "gm")
         broadcast.send_html(campaign.pk, html, audience)
-    owner = record["owner"] if record is not None else owner
-    if owner is not None:
-        additions = list(record["additions"]) if record is not None else []
-        broadcast.send_html_to_user(campaign.pk, owner, additions_html(sheet_id, additions))
+    if to_roller and record is not None and record.get("owner") is not None:
+        html = additions_html(sheet_id, list(record["additions"]))
+        broadcast.send_html_to_user(campaign.pk, record["owner"], html)
 
 
 def slots(campaign: Campaign, membership: Membership, user) -> list[dict[str, Any]]:

@@ -58,6 +58,7 @@
     if (!box || !box.id || box.id.indexOf("gm-additions-") !== 0) { return; }
     var fresh = document.getElementById(box.id);
     if (evt.target !== fresh) { return; }  // the event comes once for each settled element
+    if (fresh.textContent.trim() === box.textContent.trim()) { return; }  // nothing new
     var form = fresh && fresh.closest("form");
     if (form && !form.hasAttribute("data-rolling") && window.htmx) { htmx.trigger(form, "change"); }
   });

@@ -75,5 +75,11 @@ def test_the_gm_sees_the_pool_built_and_adds_a_die_the_roll_takes(chromium, daph
         expect(page.locator("#log > li[data-seq]").first).to_contain_text("Winged")
     expect(gm.locator(slot)).not_to_contain_text("Fightin'")
     expect(bob.locator(slot)).not_to_contain_text("building a roll")
+    # Settled: the builder does not keep re-posting itself, and no pool comes back.
+    posts: list[str] = []
+    alice.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    alice.wait_for_timeout(1500)
+    assert posts == []
+    expect(gm.locator(slot)).not_to_contain_text("Fightin'")
     for page in pages.values():
         page.context.close()

@@ -104,6 +104,8 @@ async def test_the_gms_die_arrives_in_the_rollers_builder_only(table_for):
         await messages(mine)
         await messages(other)
         await sync_to_async(build)(t, t.player, t.pc, "Fightin'")
+        # A builder's own change sends it nothing to re-render for (it would loop).
+        assert "gm-additions" not in "".join(await messages(mine, quiet=0.3))
         await sync_to_async(add)(t.gm, t, t.pc, niska_winged(t))
         got = "".join(await received(mine, "The GM adds to this roll"))
         assert "The GM adds to this roll" in got and "d6 Winged" in got
