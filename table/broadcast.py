@@ -169,6 +169,13 @@ def send_html(campaign_id: int, html: str, audience: str = "all") -> None:
         publish(campaign_id, name, {"html": html})
 
 
+def send_html_to_user(campaign_id: int, user_id: int, html: str) -> None:
+    """Send a fragment to one member's own sockets (table.live_pool: the GM's additions
+    reach the roller's builder only); each socket compares the user (consumers.push)."""
+    for name in AUDIENCES:
+        publish(campaign_id, name, {"html": html, "user": user_id})
+
+
 def send_html_on_commit(campaign_id: int, html: str, audience: str = "all") -> None:
     transaction.on_commit(lambda: send_html(campaign_id, html, audience), robust=True)
 

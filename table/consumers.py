@@ -362,6 +362,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             if self.socket_id is not None and self.socket_id in message.get("sockets", ()):
                 await self.replaced()
             return
+        if message.get("user") is not None and message.get("user") != self.user.pk:
+            return  # a fragment for one member's pages (broadcast.send_html_to_user)
         seq = message.get("seq")
         if seq is None:
             await self.send_text(message["html"])

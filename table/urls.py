@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import odds_views, order_views, scene_panel, views, views_export, views_gm
+from . import odds_views, order_views, scene_panel, views, views_export, views_gm, views_live_pool
 
 urlpatterns = [
     path("c/<id:campaign_id>/table/", views.table_page, name="table"),
@@ -34,6 +34,11 @@ urlpatterns = [
     path("c/<id:campaign_id>/table/gm/points/", views_gm.gm_plot_points, name="table_gm_points"),
     path("c/<id:campaign_id>/table/contest/", scene_panel.contest_move, name="table_contest"),
     path("c/<id:campaign_id>/table/order/", order_views.order_move, name="table_order"),
+    path(
+        "c/<id:campaign_id>/table/live/<id:sheet_id>/",
+        views_live_pool.live_pool_change,
+        name="table_live_pool",
+    ),
     path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
     # --- Log export and verification (table/views_export.py) ---------------------------
     path(

@@ -25,7 +25,7 @@ from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
-from . import actions, visibility
+from . import actions, live_pool, visibility
 from .action_menu import more_actions
 from .builder import (
     build,
@@ -130,6 +130,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
             campaign=campaign, kind=Kind.SESSION_START
         ).count(),
         "points_name": campaign.game.points.many,
+        "live_pools": live_pool.slots(campaign, membership, request.user),
     }
     return render(request, "table/page.html", context)
 
@@ -170,6 +171,9 @@ def builder_context(
     inputs = builder_inputs(campaign, sheet, state, session)
     pool = build(campaign, sheet, data, inputs, gm=membership.is_gm)
     target = target_of(data, inputs)
+    gm_additions = live_pool.additions_of(campaign.pk, sheet.pk)
+    if gm_additions:  # the odds of the roll that will be made, the GM's dice in it
+        pool.request = live_pool.with_additions(campaign, sheet, pool.request)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
         "depends": inputs.key(),
@@ -184,6 +188,7 @@ def builder_context(
         "error": error,
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
+        "gm_additions": gm_additions,
     }
 
 
@@ -200,6 +205,9 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
         current = builder_inputs(campaign, sheet, state).key()
         return HttpResponse(status=204 if data["depends"] == current else 200)
     context = builder_context(campaign, membership, sheet, data, state)
+    if request.method == "POST":  # the pool in the open (table.live_pool)
+        chosen = str(data.get("visibility") or "public")
+        live_pool.record_pool(campaign, membership, sheet, context["pool"], context["odds"], chosen)
     return render(request, "table/page.html#pool-builder", context)
 
 
@@ -217,12 +225,14 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
         error = pool.errors[0] if pool.errors else "Pick dice first."
     else:
         name, req = roll_request(campaign, sheet, pool, request.POST, state)
+        req = live_pool.with_additions(campaign, sheet, req)  # the server's, never the form's
         chosen = str(request.POST.get("visibility") or "public")
         try:
             spend(campaign, request.user)
             event = actions.perform(
                 campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
             )
+            live_pool.clear(campaign, sheet)
             audience = visibility.audience_of(membership)
             message = visibility.acknowledgement(event, audience, "Rolled.")
             if visibility.sees(event, audience) and event.headline:

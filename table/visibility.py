@@ -45,6 +45,15 @@ def audience_of(membership: Membership | None) -> str | None:
     return GM if membership.role == Role.GM else PLAYERS
 
 
+def live_pool_audiences(record: Mapping[str, Any] | None) -> dict[str, bool]:
+    """Who sees a player's pool in progress (table.live_pool): GMs see it whole; the
+    players see that it is being built, unless the roll is to be blind, which is the
+    GM's only, as the roll itself will be."""
+    if record is None:
+        return {GM: False, PLAYERS: False}
+    return {GM: True, PLAYERS: not record.get("blind")}
+
+
 def is_hidden(event: TableEvent) -> bool:
     """Secret or blind, and not revealed: players get it sealed."""
     return event.visibility != Visibility.PUBLIC and not event.revealed

@@ -81,6 +81,29 @@ SITUATION_POOL = OppositionRoll(
 
 
 @dataclass(frozen=True)
+class PoolAdditions:
+    """What the GM may add to a player's pool while the player builds it (the pool in
+    the open): dice of the other side that the game's roll takes from the table,
+    by sheet group (SER-1: another character's complications and stress; SMV-4, SMV-5:
+    their stress and Limits), each named with its holder so the roll reads its die from
+    the table again. `groups` empty: the GM watches the pool and its odds, and adds
+    nothing to it (the d10 games' difficulty and bonus dice are set on the dashboard,
+    as table state). `note`: words under the GM's picker."""
+
+    groups: tuple[str, ...] = ()
+    note: str = ""
+
+    def merge(self, request: Mapping[str, Any], entries: list[Mapping[str, Any]]) -> dict:
+        """The roll's request with the GM's entries joined to its pool (the request of
+        a game without a pool list is returned as it is)."""
+        out = dict(request)
+        pool = out.get("pool")
+        if entries and isinstance(pool, list):
+            out["pool"] = [*pool, *(dict(e) for e in entries)]
+        return out
+
+
+@dataclass(frozen=True)
 class GameUi:
     """What the table and sheet pages need to know of a game besides its rules.
 
@@ -98,6 +121,7 @@ class GameUi:
     what the GM's buttons on a roll card do. card_actions: those buttons, by action
     name, each reading its form into the action's request. rating_labels: sheet group
     key -> (the add form's label, the column's title) for a rating that is not one.
+    additions: what the GM may add to a player's pool while it is built.
     """
 
     panel_counters: tuple[str, ...] | None = None
@@ -114,6 +138,7 @@ class GameUi:
     card_help: str = ""
     card_actions: Mapping[str, CardAction] = field(default_factory=dict)
     rating_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    additions: PoolAdditions = PoolAdditions()
 
     def rating_label(self, group_key: str) -> tuple[str, str]:
         return self.rating_labels.get(group_key, ("Rating of", "Rating"))

@@ -484,6 +484,8 @@ def _table_rows() -> list[Row]:
             data=lambda w: {"op": "start", "sheets": [w.ours.sheet.pk]},
             **post,
         ),
+        # The GM adds to a player's pool in progress (a cache entry, never table state).
+        r("table_live_pool", "POST", gms, 302, 200, data=lambda w: {"op": "add", "die": "1:x:y"}),
         r("table_export_scene", "GET", members, 200),
         r("table_export_session", "GET", members, 200, url=lambda c: {"fmt": "json"}),
         r("table_verify", "GET", gms, 200),

@@ -1,0 +1,65 @@
+/* The pool in the open (table/live_pool.py): a pool in progress that went quiet leaves
+   the "building" area when its time is up, as it does on the server; the GM's card keeps
+   what the GM was choosing when it is re-sent; and when the GM's additions reach a
+   player's builder, the builder re-renders itself once so its odds include them (focus
+   stays where it was: table.js keeps it across re-renders). */
+(function () {
+  "use strict";
+
+  function expire() {
+    var now = Date.now() / 1000;
+    document.querySelectorAll(".live-pool[data-until]").forEach(function (slot) {
+      if (parseFloat(slot.getAttribute("data-until")) <= now) {
+        slot.removeAttribute("data-until");
+        slot.classList.remove("is-live");
+        slot.textContent = "";
+      }
+    });
+  }
+  setInterval(expire, 5000);
+
+  // The GM's card is re-sent with each click of the player: what the GM was choosing
+  // (a die in the picker, a difficulty half typed) and where their focus was survive it.
+  var kept = {};
+
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var slot = evt.detail && evt.detail.target;
+    if (!slot || !slot.id || slot.id.indexOf("live-pool-") !== 0) { return; }
+    var fields = {};
+    slot.querySelectorAll("select[name], input[type=number][name], input[type=text][name]").forEach(function (field) {
+      var changed = field.tagName === "SELECT" ? field.selectedIndex > 0 : field.value !== field.defaultValue;
+      if (changed) { fields[field.name] = field.value; }
+    });
+    var active = document.activeElement;
+    kept[slot.id] = { fields: fields, focus: active && slot.contains(active) && active.name ? active.name : null };
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var slot = evt.detail && evt.detail.target;
+    var was = slot && slot.id ? kept[slot.id] : null;
+    if (!was) { return; }
+    delete kept[slot.id];
+    var fresh = document.getElementById(slot.id);
+    if (!fresh) { return; }
+    Object.keys(was.fields).forEach(function (name) {
+      var field = fresh.querySelector("[name='" + name + "']");
+      if (!field) { return; }
+      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === was.fields[name]; })) { return; }
+      field.value = was.fields[name];
+    });
+    if (was.focus) {
+      var focus = fresh.querySelector("[name='" + was.focus + "']");
+      if (focus) { focus.focus({ preventScroll: true }); }
+    }
+  });
+
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var box = evt.detail && evt.detail.target;
+    if (!box || !box.id || box.id.indexOf("gm-additions-") !== 0) { return; }
+    var fresh = document.getElementById(box.id);
+    if (evt.target !== fresh) { return; }  // the event comes once for each settled element
+    if (fresh.textContent.trim() === box.textContent.trim()) { return; }  // nothing new
+    var form = fresh && fresh.closest("form");
+    if (form && !form.hasAttribute("data-rolling") && window.htmx) { htmx.trigger(form, "change"); }
+  });
+})();

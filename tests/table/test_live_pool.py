@@ -1,0 +1,207 @@
+"""The pool in the open (table/live_pool.py): the GM sees a player's pool while it is
+built, with its odds, and may add the other side's dice to it; the other players see only
+that a roll is being built; a blind roll's pool is the GM's only."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+from django.urls import reverse
+
+from table import live_pool
+from table.models import TableEvent
+
+from .sockets import messages, open_socket
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def build(t, user, sheet, *names, visibility="public"):
+    ids = [str(t.trait(sheet, "stylins", n).pk) for n in names if n != "Pistol"]
+    ids += [str(t.trait(sheet, "assets", n).pk) for n in names if n == "Pistol"]
+    url = reverse("table_pool", args=[t.campaign.pk, sheet.pk])
+    data = {"trait": ids, "clicked": ids[-1] if ids else "", "visibility": visibility}
+    return client_for(user).post(url, data, HTTP_HX_REQUEST="true")
+
+
+def add(user, t, sheet, key, op="add"):
+    url = reverse("table_live_pool", args=[t.campaign.pk, sheet.pk])
+    return client_for(user).post(url, {"op": op, "die": key}, HTTP_HX_REQUEST="true")
+
+
+def roll(t, user, sheet, *names, **extra):
+    ids = [str(t.trait(sheet, "stylins", n).pk) for n in names]
+    url = reverse("table_pool_roll", args=[t.campaign.pk, sheet.pk])
+    data = {"trait": ids, "visibility": "public", **extra}
+    return client_for(user).post(url, data, HTTP_HX_REQUEST="true")
+
+
+def niska_winged(t) -> str:
+    return f"{t.npc.pk}:complications:Winged"
+
+
+async def received(comm, wanted: str) -> list[str]:
+    """Messages until one holds `wanted` (3 s of silence fails)."""
+    got: list[str] = []
+    while not any(wanted in m for m in got):
+        assert not await comm.receive_nothing(timeout=3), got
+        got.append(await comm.receive_from())
+    return got
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_gm_sees_the_pool_live_with_its_odds_and_others_only_that_it_is_built(table_for):
+    t = await sync_to_async(table_for)("serenity")
+    gm, _, _ = await open_socket(t.gm, t.campaign)
+    other, _, _ = await open_socket(t.other, t.campaign)
+    try:
+        await messages(gm)
+        await messages(other)
+        await sync_to_async(build)(t, t.player, t.pc, "Fightin'", "Pistol")
+        got = "".join(await received(gm, f'id="live-pool-{t.pc.pk}"'))
+        assert "Mal</strong>: d10 Fightin&#x27;, d12 Pistol" in got
+        assert "Average result" in got  # the odds sentence (no number to beat yet)
+        assert niska_winged(t) in got  # the GM's picker
+        seen = "".join(await received(other, f'id="live-pool-{t.pc.pk}"'))
+        assert "Mal is building a roll" in seen
+        assert "Fightin" not in seen and "d12" not in seen and "Average" not in seen
+    finally:
+        await gm.disconnect()
+        await other.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_blind_pool_reaches_nobody_but_the_gms(table_for):
+    t = await sync_to_async(table_for)("serenity")
+    gm, _, _ = await open_socket(t.gm, t.campaign)
+    other, _, _ = await open_socket(t.other, t.campaign)
+    try:
+        await messages(gm)
+        await messages(other)
+        await sync_to_async(build)(t, t.player, t.pc, "Fightin'", visibility="blind")
+        got = "".join(await received(gm, f'id="live-pool-{t.pc.pk}"'))
+        assert "d10 Fightin" in got and "blind" in got
+        seen = "".join(await messages(other, quiet=0.3))
+        assert "building a roll" not in seen and "Fightin" not in seen
+    finally:
+        await gm.disconnect()
+        await other.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_gms_die_arrives_in_the_rollers_builder_only(table_for):
+    t = await sync_to_async(table_for)("serenity")
+    mine, _, _ = await open_socket(t.player, t.campaign)
+    other, _, _ = await open_socket(t.other, t.campaign)
+    try:
+        await messages(mine)
+        await messages(other)
+        await sync_to_async(build)(t, t.player, t.pc, "Fightin'")
+        # A builder's own change sends it nothing to re-render for (it would loop).
+        assert "gm-additions" not in "".join(await messages(mine, quiet=0.3))
+        await sync_to_async(add)(t.gm, t, t.pc, niska_winged(t))
+        got = "".join(await received(mine, "The GM adds to this roll"))
+        assert "The GM adds to this roll" in got and "d6 Winged" in got
+        seen = "".join(await messages(other, quiet=0.3))
+        assert "Winged" not in seen and "gm-additions" not in seen
+    finally:
+        await mine.disconnect()
+        await other.disconnect()
+
+
+def test_the_roll_includes_the_gms_die_and_clears_the_pool(table_for):
+    t = table_for("serenity")
+    t.start_scene()
+    build(t, t.player, t.pc, "Fightin'")
+    answer = add(t.gm, t, t.pc, niska_winged(t))
+    assert "d6 Winged" in answer.content.decode()
+    builder = build(t, t.player, t.pc, "Fightin'").content.decode()
+    assert "The GM adds to this roll" in builder and "d6 Winged" in builder
+    roll(t, t.player, t.pc, "Fightin'")
+    event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    pool = event.request["pool"]
+    assert {"group": "complications", "trait": "Winged", "sheet": t.npc.pk}.items() <= (
+        pool[-1].items()
+    )
+    assert len(event.outcome["dice"]) == 2
+    page = client_for(t.player).get(reverse("table", args=[t.campaign.pk])).content.decode()
+    assert "Winged" in page  # on the card
+    assert live_pool.current(t.campaign.pk, t.pc.pk) is None  # cleared by the roll
+    roll(t, t.player, t.pc, "Fightin'")
+    again = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    assert len(again.request["pool"]) == 1  # the GM's die was for one roll
+
+
+def test_a_player_cannot_add_to_a_pool_nor_take_the_gms_die_out(table_for):
+    t = table_for("serenity")
+    t.start_scene()
+    build(t, t.other, t.other_pc, "Fightin'")
+    assert add(t.player, t, t.other_pc, niska_winged(t)).status_code == 403
+    assert add(t.player, t, t.pc, niska_winged(t)).status_code == 403
+    build(t, t.player, t.pc, "Fightin'")
+    add(t.gm, t, t.pc, niska_winged(t))
+    assert add(t.player, t, t.pc, niska_winged(t), op="remove").status_code == 403
+    # A crafted roll naming other fields, or a pool without it, still gets the GM's die.
+    roll(t, t.player, t.pc, "Fightin'", pool="[]", gm_additions="", table_asset="")
+    event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    assert any(e.get("trait") == "Winged" for e in event.request["pool"])
+
+
+def test_a_die_not_offered_is_refused_and_a_hidden_holders_never_offered(table_for):
+    t = table_for("serenity")
+    t.npc.hidden = True
+    t.npc.save()
+    build(t, t.player, t.pc, "Fightin'")
+    keys = [o["key"] for o in live_pool.options_for(t.campaign, t.pc)]
+    assert niska_winged(t) not in keys and f"{t.other_pc.pk}:complications:Winged" in keys
+    answer = add(t.gm, t, t.pc, niska_winged(t)).content.decode()
+    assert "not on the table" in answer
+    assert live_pool.additions_of(t.campaign.pk, t.pc.pk) == []
+
+
+def test_a_stale_pool_in_progress_expires(table_for, monkeypatch):
+    t = table_for("serenity")
+    build(t, t.player, t.pc, "Fightin'")
+    add(t.gm, t, t.pc, niska_winged(t))
+    assert live_pool.current(t.campaign.pk, t.pc.pk) is not None
+    later = live_pool.now() + live_pool.TTL + 1
+    monkeypatch.setattr(live_pool, "now", lambda: later)
+    assert live_pool.current(t.campaign.pk, t.pc.pk) is None
+    page = client_for(t.gm).get(reverse("table", args=[t.campaign.pk])).content.decode()
+    assert "d10 Fightin" not in page
+    assert add(t.gm, t, t.pc, niska_winged(t)).content.decode().count("not building") == 1
+    assert not TableEvent.objects.filter(campaign=t.campaign, kind="roll").exists()
+
+
+def test_the_page_shows_pools_in_progress_as_the_gate_allows(table_for):
+    t = table_for("serenity")
+    build(t, t.player, t.pc, "Fightin'")
+    url = reverse("table", args=[t.campaign.pk])
+    gm_page = client_for(t.gm).get(url).content.decode()
+    assert "d10 Fightin" in gm_page and "Add to Mal" in gm_page
+    other_page = client_for(t.other).get(url).content.decode()
+    assert "Mal is building a roll" in other_page and "d10 Fightin" not in other_page
+    build(t, t.player, t.pc, "Fightin'", visibility="blind")
+    other_page = client_for(t.other).get(url).content.decode()
+    assert "Mal is building a roll" not in other_page
+
+
+def test_a_d10_game_offers_the_gm_the_difficulty_not_dice(table_for):
+    t = table_for("personae")
+    t.start_scene()
+    swordplay = t.trait(t.pc, "skills", "Swordplay")
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    data = {"trait": [str(swordplay.pk)], "clicked": str(swordplay.pk), "goal": "win"}
+    client_for(t.player).post(url, data, HTTP_HX_REQUEST="true")
+    record = live_pool.current(t.campaign.pk, t.pc.pk)
+    assert record is not None and "3 Swordplay" in record["dice"]
+    card = live_pool.card_html(t.campaign, t.pc.pk, record, gm=True)
+    assert "Set the difficulty" in card and 'name="die"' not in card
+    assert live_pool.options_for(t.campaign, t.pc) == []
