@@ -214,7 +214,7 @@
     "l": function () { return focusOn(document.getElementById("log")); },
     "p": function () {
       var builder = currentBuilder() || document.querySelector(".pool-builder");
-      return builder ? focusOn(builder.querySelector("input:not([disabled]), select, button:not([disabled])")) : false;
+      return builder ? focusOn(builder.querySelector("input:not([type=hidden]):not([disabled]), select, button:not([disabled])")) : false;
     },
     "r": function () {
       var builder = currentBuilder();
