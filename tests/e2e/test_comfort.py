@@ -73,7 +73,12 @@ def pages(chromium, daphne_server, table):
 
 
 def _seqs(page: Page) -> list[int]:
-    return [int(s) for s in page.eval_on_selector_all("#log > li[data-seq]", "els => els.map(e => e.dataset.seq)")]
+    return [
+        int(s)
+        for s in page.eval_on_selector_all(
+            "#log > li[data-seq]", "els => els.map(e => e.dataset.seq)"
+        )
+    ]
 
 
 def _settled(page: Page, builder: str) -> None:
@@ -115,7 +120,11 @@ def _roll_with_key(page: Page, builder: str) -> int:
     page.focus(f"{builder} input[name=trait]")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/roll/")):
         page.keyboard.press("r")
-    wait_until(page, "n => [...document.querySelectorAll('#log > li[data-seq]')].some(e => +e.dataset.seq > n)", before)
+    wait_until(
+        page,
+        "n => [...document.querySelectorAll('#log > li[data-seq]')].some(e => +e.dataset.seq > n)",
+        before,
+    )
     return max(_seqs(page))
 
 
@@ -164,7 +173,9 @@ def test_shortcuts_reach_their_element_and_roll(pages, table):
     dialog = alice.locator("#shortcuts-dialog")
     expect(dialog).to_be_visible()
     for key in ("/", "c", "p", "r", "l", "?"):
-        expect(dialog.locator("kbd", has_text=re.compile(rf"^{re.escape(key)}$")).first).to_be_visible()
+        expect(
+            dialog.locator("kbd", has_text=re.compile(rf"^{re.escape(key)}$")).first
+        ).to_be_visible()
     alice.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
 
@@ -227,7 +238,9 @@ def test_new_cards_are_announced_in_their_own_words(pages, table):
     _visibility(alice, builder, "blind")
     seq = _roll_with_key(alice, builder)
     _wait_for_seq(bob, seq)
-    expect(bob.locator("#roll-announcer p").last).to_have_text("Alice rolled blind, for the GM's eyes only")
+    expect(bob.locator("#roll-announcer p").last).to_have_text(
+        "Alice rolled blind, for the GM's eyes only"
+    )
     assert bob.locator(f"#event-{seq} .sealed-card").count() == 1
     _wait_for_seq(gm, seq)
     gm_headline = gm.locator(f"#event-{seq} .headline").inner_text().strip()
@@ -256,7 +269,10 @@ def test_dice_animation_is_optional_and_off_under_reduced_motion(pages, table):
     _wait_for_seq(bob, seq)
     card = bob.locator(f"#event-{seq} .roll-card")
     expect(card).to_have_class(re.compile("dice-arrive"))
-    assert card.locator(".die").first.evaluate("d => getComputedStyle(d).animationName") == "die-arrive"
+    assert (
+        card.locator(".die").first.evaluate("d => getComputedStyle(d).animationName")
+        == "die-arrive"
+    )
 
     # Never on a sealed card.
     _visibility(alice, builder, "blind")
