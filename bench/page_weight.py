@@ -109,7 +109,10 @@ def prepare(tmp: Path, rolls: int) -> tuple[dict, dict]:
     }
     py = sys.executable
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"], ["load_demo"]):
-        subprocess.run([py, "manage.py", *command, "-v", "0"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [py, "manage.py", *command, "-v", "0"],
+            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
     made = subprocess.run(
         [py, "-c", SEED, str(rolls)], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     )

@@ -13,6 +13,7 @@ from rules.registry import get_system
 
 __all__ = ["TABLE_ASSET_LABEL", "AssetChoice", "Choice", "Pool", "build"]
 
+
 def build(
     system: str,
     traits: Sequence,
