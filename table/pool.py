@@ -13,7 +13,6 @@ from rules.registry import get_system
 
 __all__ = ["TABLE_ASSET_LABEL", "AssetChoice", "Choice", "Pool", "build"]
 
-
 def build(
     system: str,
     traits: Sequence,
