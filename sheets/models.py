@@ -119,19 +119,3 @@ class Counter(models.Model):
         if maximum is not None:
             rows = rows.filter(value__lte=maximum - amount)
         return rows.update(value=F("value") + amount, version=F("version") + 1) == 1
-
-
-class SheetPortrait(models.Model):
-    """A character's uploaded portrait, kept beside the sheet (not on it, so reading a sheet
-    never reads the picture) and served through the sheet's own permission check
-    (sheets/views/portrait.py). The bytes were checked by sheets.portraits.verify."""
-
-    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="portrait")
-    data = models.BinaryField()
-    content_type = models.CharField(max_length=20)
-    width = models.PositiveIntegerField()
-    height = models.PositiveIntegerField()
-    updated_at = models.DateTimeField(auto_now=True)
-
-    def __str__(self) -> str:
-        return f"Portrait of sheet {self.sheet_id}"
