@@ -200,7 +200,9 @@ def test_shortcuts_reach_their_element_and_roll(pages, table):
 def test_no_shortcut_fires_while_typing(pages, table):
     gm = pages["gm"]
     field = gm.locator("#log input[name=reason]").first
-    field.click()
+    expect(field).to_be_visible()
+    field.focus()
+    expect(field).to_be_focused()
     before = _seqs(gm)
     field.press_sequentially("r l ? / c p")
     expect(field).to_have_value("r l ? / c p")
