@@ -33,7 +33,11 @@ run: $(VENV)/.installed-run
 	@echo ""
 	HOST=$(HOST) DISCORD_WORKER_IN_SERVER=1 $(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application
 
+# axe-core for the accessibility checks of the browser tests comes from npm, pinned in
+# package-lock.json; without npm those checks are left out locally (CI requires them).
 test: $(VENV)/.installed-test
+	@if command -v npm >/dev/null 2>&1 && { [ ! -f node_modules/axe-core/axe.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then \
+		npm ci --ignore-scripts --no-audit --no-fund --loglevel=error; fi
 	$(BIN)/pytest -n 2 --dist loadfile
 
 lint: $(VENV)/.installed-test

@@ -5,11 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
 SERVICE_VARS = ("DATABASE_URL", "REDIS_URL")
+AXE_SOURCE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _reachable(url: str) -> bool:
@@ -60,9 +62,16 @@ def pytest_collection_modifyitems(config, items):
         and any("e2e" in i.keywords for i in items)
     ):
         raise pytest.UsageError("CI needs Debian's chromium for the browser tests")
+    # axe-core comes from npm (package-lock.json; `npm ci`): CI must have it, a local run
+    # without node_modules leaves the accessibility checks out, as it does the browser.
+    have_axe = AXE_SOURCE.is_file()
+    if not have_axe and os.environ.get("CI") == "true" and any("axe" in i.keywords for i in items):
+        raise pytest.UsageError("CI needs axe-core for the accessibility tests: run `npm ci`")
     keep, drop = [], []
     for item in items:
         if "services" in item.keywords and not have_services:
+            drop.append(item)
+        elif "axe" in item.keywords and not have_axe:
             drop.append(item)
         elif "e2e" in item.keywords and not have_browser:
             drop.append(item)
