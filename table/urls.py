@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import odds_views, scene_panel, views, views_export, views_gm
+from . import odds_views, scene_panel, views, views_chat, views_export, views_gm
 
 urlpatterns = [
     path("c/<id:campaign_id>/table/", views.table_page, name="table"),
@@ -34,6 +34,7 @@ urlpatterns = [
     path("c/<id:campaign_id>/table/gm/points/", views_gm.gm_plot_points, name="table_gm_points"),
     path("c/<id:campaign_id>/table/contest/", scene_panel.contest_move, name="table_contest"),
     path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
+    path("c/<id:campaign_id>/table/say/", views_chat.say, name="table_say"),
     # --- Log export and verification (table/views_export.py) ---------------------------
     path(
         "c/<id:campaign_id>/table/export/scene/<id:scene_id>.<str:fmt>",
