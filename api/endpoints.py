@@ -295,9 +295,7 @@ def events(
     """The log, oldest first, paged by seq. Every seq is listed: an event hidden from
     this member is its sealed card, which opens once the GM reveals it."""
     found = _access(request, campaign_id)
-    page = reading.events_after(
-        campaign_id, found.audience, after, limit, found.membership.user_id
-    )
+    page = reading.events_after(campaign_id, found.audience, after, limit, found.membership.user_id)
     head = reading.head(campaign_id)
     last = page[-1]["seq"] if page else after
     return {"events": page, "last_seq": head, "next_after": last if last < head else None}

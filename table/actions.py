@@ -688,16 +688,11 @@ def session_started(campaign: Campaign, user) -> TableEvent:
 
 # --------------------------------------------------------------------------- talk
 
-CHAT_MODES = ("ic", "ooc", "whisper")
-
-
-def chat_headline(mode: str, speaker: str, character: str, text: str) -> str:
-    """What the card and a screen reader say: "Alice (as Kaylee) says: ..."."""
-    if mode == "ic":
-        return f"{speaker} (as {character}) says: {text}"
-    if mode == "whisper":
-        return f"{speaker} whispers to the GM: {text}"
-    return f"{speaker} says (out of character): {text}"
+CHAT_MODES = {  # what the card and a screen reader say: "Alice (as Kaylee) says: ..."
+    "ic": "{speaker} (as {character}) says: {text}",
+    "ooc": "{speaker} says (out of character): {text}",
+    "whisper": "{speaker} whispers to the GM: {text}",
+}
 
 
 @_retried
@@ -729,10 +724,8 @@ def chat_in(
             own = sheet.kind == "pc" and sheet.owner_id == user.pk and membership.can_play
             if not (own or (membership.is_gm and sheet.kind == "npc")):
                 raise ActionError(f"You do not speak for {sheet.name}.")
-        outcome = {
-            "headline": chat_headline(mode, str(user), sheet.name if sheet else "", text),
-            "text": text,
-        }
+        character = sheet.name if sheet else ""
+        line = CHAT_MODES[mode].format(speaker=str(user), character=character, text=text)
         return _append(
             head,
             campaign,
@@ -741,7 +734,7 @@ def chat_in(
             sheet=sheet,
             scene=_running_scene(head),
             request={"mode": mode, "text": text},
-            outcome=outcome,
+            outcome={"headline": line, "text": text},
             visibility=Visibility.WHISPER if mode == "whisper" else Visibility.PUBLIC,
         )
 

@@ -168,7 +168,9 @@ def roll_line(
     campaign = membership.campaign
     builder = campaign.game.builder
     if builder is None:
-        raise ActionError(f"{campaign.game.name} has no pool builder, so /roll has nothing to build.")
+        raise ActionError(
+            f"{campaign.game.name} has no pool builder, so /roll has nothing to build."
+        )
     if sheet_id is None:
         own = playable_sheets(campaign, membership, user)
         if len(own) != 1:

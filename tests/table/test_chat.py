@@ -197,7 +197,9 @@ def test_chat_lines_are_in_the_hash_chain(table_for):
     chat.say(t.campaign.pk, t.player, "ooc", "hello")
     chat.say(t.campaign.pk, t.player, "whisper", "psst")
     assert verify(t.campaign).ok
-    TableEvent.objects.filter(kind=Kind.CHAT, seq=2).update(request={"mode": "whisper", "text": "x"})
+    TableEvent.objects.filter(kind=Kind.CHAT, seq=2).update(
+        request={"mode": "whisper", "text": "x"}
+    )
     assert not verify(t.campaign).ok
 
 
@@ -224,7 +226,11 @@ def builder_request(t, user, sheet, names: list[str], **extra):
 @pytest.mark.parametrize(
     ("system", "line", "names"),
     [
-        ("serenity", "/roll fightin’ + War Veteran, loyalty", ["Fightin'", "War Veteran", "Loyalty"]),
+        (
+            "serenity",
+            "/roll fightin’ + War Veteran, loyalty",
+            ["Fightin'", "War Veteran", "Loyalty"],
+        ),
         ("cortex_slots", "/roll Agility + Shoot + ex-marine", ["Agility", "Shoot", "Ex-Marine"]),
         ("personae", "/roll Swordplay: disarm the guard", ["Swordplay"]),
         ("unisystem", "/roll Dexterity + Acrobatics", ["Dexterity", "Acrobatics"]),
@@ -248,7 +254,9 @@ def test_roll_from_the_chat_line_makes_the_builders_request(
     goal = {"goal": line.partition(":")[2].strip()} if ":" in line else {}
     name, expected = builder_request(t, t.player, t.pc, names, **goal)
     faces.queue.extend([3] * 12)
-    got = say_over_sockets(t, t.player, {"type": "say", "speak": f"ic:{t.pc.pk}", "text": line}, [t.gm])
+    got = say_over_sockets(
+        t, t.player, {"type": "say", "speak": f"ic:{t.pc.pk}", "text": line}, [t.gm]
+    )
     assert refusal(got[t.player]) == ""
     event = TableEvent.objects.filter(kind=Kind.ACTION).last()
     assert event.action == name and event.character_id == t.pc.pk
@@ -259,7 +267,10 @@ def test_roll_from_the_chat_line_makes_the_builders_request(
 def test_roll_an_unknown_trait_is_refused_by_name_and_nothing_is_logged(table_for):
     t = table_for("serenity")
     got = say_over_sockets(
-        t, t.player, {"type": "say", "speak": f"ic:{t.pc.pk}", "text": "/roll Fightn + Loyalty"}, [t.gm]
+        t,
+        t.player,
+        {"type": "say", "speak": f"ic:{t.pc.pk}", "text": "/roll Fightn + Loyalty"},
+        [t.gm],
     )
     assert refusal(got[t.player]) == "Mal has no trait called “Fightn”."
     assert got[t.gm] == []
@@ -269,7 +280,9 @@ def test_roll_an_unknown_trait_is_refused_by_name_and_nothing_is_logged(table_fo
 def test_roll_secret_for_the_gm_and_blind_for_a_player(table_for, faces):
     t = table_for("serenity")
     faces.queue.extend([3] * 12)
-    gm_roll = chat.say(t.campaign.pk, t.gm, "ic", "/roll Fightin' + Loyalty secret", sheet_id=t.npc.pk)
+    gm_roll = chat.say(
+        t.campaign.pk, t.gm, "ic", "/roll Fightin' + Loyalty secret", sheet_id=t.npc.pk
+    )
     assert gm_roll.visibility == "gm"
     blind = chat.say(t.campaign.pk, t.player, "ooc", "/roll Fightin' + Loyalty blind")
     assert blind.visibility == "blind" and blind.character_id == t.pc.pk
