@@ -716,6 +716,8 @@ def chat_in(
         campaign = head.campaign
         if expect is not None and (audience_of(membership), membership.pk) != expect:
             raise RoleChanged("Your role changed: reload the page.")
+        if not membership.can_play:
+            raise ActionError("Observers can watch but not talk at the table.")
         sheet = None
         if mode == "ic":
             if sheet_id is None:

@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
-from campaigns.permissions import get_campaign_for_user
+from campaigns.permissions import get_campaign_for_player
 
 from . import chat
 from .actions import ActionError
@@ -20,7 +20,7 @@ from .view_support import error_text, spend
 @login_required
 @require_POST
 def say(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign, _ = get_campaign_for_user(request.user, campaign_id)
+    campaign, _ = get_campaign_for_player(request.user, campaign_id)
     mode, sheet_id = chat.speaker(request.POST)
     error = ""
     try:

@@ -157,6 +157,7 @@ def test_a_whisper_in_exports_and_the_api_follows_the_same_rule(table_for):
         ({"mode": "shout", "text": "hello"}, "Say how"),
         ({"mode": "ic", "sheet_id": "OTHER", "text": "I'm Zoe now"}, "You do not speak for Zoe"),
         ({"mode": "ic", "text": "Who am I?"}, "Choose the character who speaks"),
+        ({"mode": "ooc", "text": "I only watch", "as": "observer"}, "Observers can watch"),
     ],
 )
 def test_bad_lines_are_refused_with_a_clear_message_and_nothing_is_stored(
@@ -165,8 +166,9 @@ def test_bad_lines_are_refused_with_a_clear_message_and_nothing_is_stored(
     t = table_for("serenity")
     if message.get("sheet_id") == "OTHER":
         message = {**message, "sheet_id": t.other_pc.pk}
-    got = say_over_sockets(t, t.player, {"type": "say", **message}, [t.gm])
-    assert expected in refusal(got[t.player])
+    speaker = t.observer if message.pop("as", None) == "observer" else t.player
+    got = say_over_sockets(t, speaker, {"type": "say", **message}, [t.gm])
+    assert expected in refusal(got[speaker])
     assert got[t.gm] == []
     assert not TableEvent.objects.filter(kind=Kind.CHAT).exists()
 
