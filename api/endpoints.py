@@ -181,12 +181,14 @@ class LogEvent(Schema):
     """An event this member may see in full (docs/protocol.md)."""
 
     seq: int
-    kind: str = Field(..., description="action, reveal, void, scene_start, …")
+    kind: str = Field(..., description="action, chat, reveal, void, scene_start, …")
     action: str = Field(..., description="The rules action, for kind `action`.")
     actor: str | None
     character: str | None
     scene: str | None
-    visibility: Literal["public", "gm", "blind"]
+    visibility: Literal["public", "gm", "blind", "whisper"] = Field(
+        ..., description="whisper: a chat line to the GM, read by the GMs and its author only."
+    )
     created_at: str
     request: dict[str, Any]
     faces: list[Any]
@@ -293,7 +295,7 @@ def events(
     """The log, oldest first, paged by seq. Every seq is listed: an event hidden from
     this member is its sealed card, which opens once the GM reveals it."""
     found = _access(request, campaign_id)
-    page = reading.events_after(campaign_id, found.audience, after, limit)
+    page = reading.events_after(campaign_id, found.audience, after, limit, found.membership.user_id)
     head = reading.head(campaign_id)
     last = page[-1]["seq"] if page else after
     return {"events": page, "last_seq": head, "next_after": last if last < head else None}
@@ -314,7 +316,7 @@ def event(
     """One event this member may see in full. One hidden from them (a sealed card in the
     log) answers 404 exactly as a seq that does not exist."""
     found = _access(request, campaign_id)
-    data = reading.one_event(campaign_id, found.audience, seq)
+    data = reading.one_event(campaign_id, found.audience, seq, found.membership.user_id)
     if data is None:
         raise ApiError(404, NO_EVENT)
     return data

@@ -28,22 +28,27 @@ def head(campaign_id: int) -> int:
     return found.first() or 0
 
 
-def events_after(campaign_id: int, audience: str, after: int, limit: int) -> list[dict[str, Any]]:
-    """The log after `after`, oldest first, as this audience may see it."""
+def events_after(
+    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None = None
+) -> list[dict[str, Any]]:
+    """The log after `after`, oldest first, as this audience may see it (`viewer`: the
+    reading member's user id, who also reads their own whispers to the GM)."""
     rows = TableEvent.objects.filter(
-        campaign_id=campaign_id, seq__gt=min(after, MAX_ID), **visibility.log_filter(audience)
+        visibility.log_filter(audience, viewer), campaign_id=campaign_id, seq__gt=min(after, MAX_ID)
     )
     rows = rows.select_related("target").order_by("seq")[: max(0, min(limit, PAGE_LIMIT))]
-    return [visibility.event_data(event, audience) for event in rows]
+    return [visibility.event_data(event, audience, viewer) for event in rows]
 
 
-def one_event(campaign_id: int, audience: str, seq: int) -> dict[str, Any] | None:
+def one_event(
+    campaign_id: int, audience: str, seq: int, viewer: int | None = None
+) -> dict[str, Any] | None:
     """One event this audience may see in full; None for one hidden from it, exactly as
     for a seq that does not exist (table.visibility.referenced_event)."""
     if seq > MAX_ID:
         return None
-    event = visibility.referenced_event(campaign_id, seq, audience)
-    return None if event is None else visibility.event_data(event, audience)
+    event = visibility.referenced_event(campaign_id, seq, audience, viewer)
+    return None if event is None else visibility.event_data(event, audience, viewer)
 
 
 def scene(campaign: Campaign, membership: Membership) -> dict[str, Any]:
@@ -69,7 +74,7 @@ def overlay_cards(campaign_id: int, count: int) -> list[str]:
     """The newest `count` events as players' roll cards, newest first: a hidden roll is
     its sealed card, and opens when the GM reveals it."""
     rows = TableEvent.objects.filter(
-        campaign_id=campaign_id, **visibility.log_filter(visibility.PLAYERS)
+        visibility.log_filter(visibility.PLAYERS), campaign_id=campaign_id
     )
     rows = rows.select_related("target").order_by("-seq")[:count]
     return [card_html(event, visibility.PLAYERS) for event in rows]

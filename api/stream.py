@@ -127,6 +127,7 @@ def log_stream(found: access.Access, after: int) -> AsyncIterator[str]:
     """Every event after `after`, then each new one, as the token's member may see it
     (the log's JSON, one event per message, its seq as the id)."""
     token_id, campaign_id, audience = found.token.pk, found.membership.campaign_id, found.audience
+    viewer = found.membership.user_id
     position = {"after": after}
 
     def read() -> Batch:
@@ -137,7 +138,9 @@ def log_stream(found: access.Access, after: int) -> AsyncIterator[str]:
         if now != audience:
             changed = "Your role in the campaign changed: reconnect to read as your new role."
             return Batch([sse({"detail": changed}, event="end")], end=True)
-        events = reading.events_after(campaign_id, audience, position["after"], reading.PAGE_LIMIT)
+        events = reading.events_after(
+            campaign_id, audience, position["after"], reading.PAGE_LIMIT, viewer
+        )
         if events:
             position["after"] = events[-1]["seq"]
         chunks = [sse(event, event_id=event["seq"]) for event in events]

@@ -10,6 +10,7 @@ and it never touches the network. Who gets what:
 | secret or blind, not revealed | the sealed card | the full card |
 | a reveal (public) | the opened card | nothing |
 | a void | as players see it: the card, or sealed when the voided roll was hidden | the full card, when it is sealed for players |
+| a whisper to the GM | nothing, not even sealed | the full line |
 
 (*) a player's roll against a difficulty set behind the screen is public, but scored on
 the GM's card only: the GM-only hook gets that card.
@@ -42,6 +43,8 @@ def queue_event(sender, event: TableEvent, **kwargs) -> None:
     rows = []
     for pk, audience in hooks:
         if audience == Audience.PUBLIC:
+            if not gate.reaches(event, gate.PLAYERS):
+                continue  # a whisper: the GMs' and its author's only
             rows.append(Message(webhook_id=pk, event=event, audience=gate.PLAYERS, sealed=hidden))
         elif holds_gm_detail(event):
             rows.append(Message(webhook_id=pk, event=event, audience=gate.GM))

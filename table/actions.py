@@ -10,6 +10,7 @@ API (stable; the table page calls it):
     reveal(campaign, user, event_id) -> TableEvent
     void(campaign, user, event_id, reason) -> TableEvent
     session_started(campaign, user) -> TableEvent
+    chat_in(campaign_id, user, *, mode, text, sheet_id=None, expect=None) -> TableEvent
     scene_state(campaign, user=None, *, membership=None) -> dict
     session_state(campaign, user=None, *, membership=None) -> dict
     visible_events(campaign, user, *, after_seq=0, limit=None) -> list[TableEvent]
@@ -95,6 +96,7 @@ __all__ = [
     "NotMember",
     "RoleChanged",
     "audience_of",
+    "chat_in",
     "confirm_write",
     "forget_write",
     "last_seq",
@@ -318,7 +320,7 @@ def _append(
         created_at=timezone.now(),
         prev_hash=head.last_hash,
     )
-    if gate.is_hidden(event):
+    if gate.is_hidden(event) and not gate.is_whisper(event):  # a whisper is never revealed
         event.seal = gate.new_seal(event.faces, event.outcome)
     try:
         event.hash = event.compute_hash()
@@ -681,6 +683,61 @@ def session_started(campaign: Campaign, user) -> TableEvent:
                 **({"expired_session_assets": expired} if expired else {}),
             },
             effects=effects + expired_effects,
+        )
+
+
+# --------------------------------------------------------------------------- talk
+
+CHAT_MODES = {  # what the card and a screen reader say: "Alice (as Kaylee) says: ..."
+    "ic": "{speaker} (as {character}) says: {text}",
+    "ooc": "{speaker} says (out of character): {text}",
+    "whisper": "{speaker} whispers to the GM: {text}",
+}
+
+
+@_retried
+def chat_in(
+    campaign_id: int,
+    user,
+    *,
+    mode: str,
+    text: str,
+    sheet_id: int | None = None,
+    expect: tuple[str, int] | None = None,
+) -> TableEvent:
+    """A line of talk in the log, its text already checked (table.chat): in character as
+    one of the speaker's characters (a player's own, or for a GM a GM character), out
+    of character, or whispered to the GM (seen by the GMs and its author only,
+    table.visibility.reaches). Written, chained and broadcast like every event."""
+    if mode not in CHAT_MODES:
+        raise ActionError("Say how: in character (ic), out of character (ooc) or whisper.")
+    with transaction.atomic():
+        head, membership = _lock_as(campaign_id, user)
+        campaign = head.campaign
+        if expect is not None and (audience_of(membership), membership.pk) != expect:
+            raise RoleChanged("Your role changed: reload the page.")
+        if not membership.can_play:
+            raise ActionError("Observers can watch but not talk at the table.")
+        sheet = None
+        if mode == "ic":
+            if sheet_id is None:
+                raise ActionError("Choose the character who speaks.")
+            sheet = sheet_in(campaign, sheet_id, is_gm=membership.is_gm)
+            own = sheet.kind == "pc" and sheet.owner_id == user.pk and membership.can_play
+            if not (own or (membership.is_gm and sheet.kind == "npc")):
+                raise ActionError(f"You do not speak for {sheet.name}.")
+        character = sheet.name if sheet else ""
+        line = CHAT_MODES[mode].format(speaker=str(user), character=character, text=text)
+        return _append(
+            head,
+            campaign,
+            kind=Kind.CHAT,
+            user=user,
+            sheet=sheet,
+            scene=_running_scene(head),
+            request={"mode": mode, "text": text},
+            outcome={"headline": line, "text": text},
+            visibility=Visibility.WHISPER if mode == "whisper" else Visibility.PUBLIC,
         )
 
 

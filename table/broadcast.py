@@ -47,6 +47,7 @@ from django.utils.crypto import salted_hmac
 from . import reading
 from .dbthread import in_db_thread
 from .rendering import audiences_for, event_message
+from .visibility import reaches
 
 log = logging.getLogger(__name__)
 
@@ -147,18 +148,19 @@ async def _group_send_all(
 
 
 def publish_event(event, after: dict[str, int]) -> None:
-    """Render the event once per audience that may see it and publish it."""
+    """Render the event once per audience that may see it and publish it. A whisper to
+    the GM goes to the players' sockets too, so their stream stays in order, but
+    marked `for_user` (its author): every other player's socket drops it unsent
+    (TableConsumer.push)."""
     try:
         for audience in audiences_for(event):
-            publish(
-                event.campaign_id,
-                audience,
-                {
-                    "seq": event.seq,
-                    "after": after[audience],
-                    "html": event_message(event, audience),
-                },
-            )
+            message = {"seq": event.seq, "after": after[audience]}
+            if reaches(event, audience):
+                message["html"] = event_message(event, audience)
+            else:
+                message["for_user"] = event.actor_id
+                message["html"] = event_message(event, audience, viewer=event.actor_id)
+            publish(event.campaign_id, audience, message)
     except Exception:
         log.exception("broadcast of event #%s failed; clients catch up on resume", event.seq)
 

@@ -1,6 +1,6 @@
 """The campaign's table socket (docs/protocol.md).
 
-In: JSON messages ({"type": "act" | "reveal" | "void" | "resume", ...}), including
+In: JSON messages ({"type": "act" | "say" | "reveal" | "void" | "resume", ...}), including
 htmx ws-send form posts (form values as strings plus a HEADERS object).
 Out: HTML fragments for htmx out-of-band swaps; each event fragment carries
 data-seq. Errors and acknowledgements go to the sender only, as #table-notice.
@@ -38,7 +38,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 
-from . import broadcast, limits, reading, visibility
+from . import broadcast, chat, limits, reading, visibility
 from .actions import (
     ActionError,
     NotMember,
@@ -165,6 +165,8 @@ def parse_message(data: object) -> dict[str, Any]:
             "sheet_id": None if sheet_id in (None, "") else _as_int(sheet_id, "sheet_id"),
             "visibility": visibility,
         }
+    if kind == "say":
+        return _say_message(data)
     if kind in ("reveal", "void"):
         fields: dict[str, Any] = {"type": kind}
         if data.get("event_id") not in (None, ""):
@@ -179,7 +181,22 @@ def parse_message(data: object) -> dict[str, Any]:
                 raise ProtocolError("The reason must be text.")
             fields["reason"] = reason
         return fields
-    raise ProtocolError("Unknown message type: use act, reveal, void, resume or ping.")
+    raise ProtocolError("Unknown message type: use act, say, reveal, void, resume or ping.")
+
+
+def _say_message(data: Mapping) -> dict[str, Any]:
+    """A chat line: {"type": "say", "mode": "ic" | "ooc" | "whisper", "text", "sheet_id"}
+    (table.chat checks the mode and the text)."""
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("Write something to say (text).")
+    if not isinstance(data.get("mode", ""), str) or not isinstance(data.get("speak", ""), str):
+        raise ProtocolError("Say how: ic, ooc or whisper (mode).")
+    sheet_id = data.get("sheet_id")
+    if sheet_id not in (None, ""):
+        _as_int(sheet_id, "sheet_id")
+    mode, sheet = chat.speaker(data)
+    return {"type": "say", "mode": mode, "text": text, "sheet_id": sheet}
 
 
 # --------------------------------------------------------------------------- database work
@@ -321,7 +338,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.pending_timer = None
         after = max(last_seq, self.sent_seq)
         result = await in_db_thread(reading.fetch_replay)(
-            self.campaign_id, self.audience, after, self.replay_limit
+            self.campaign_id, self.audience, after, self.replay_limit, self.user.pk
         )
         if self.closing:
             return
@@ -364,6 +381,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if message.get("user") is not None and message.get("user") != self.user.pk:
             return  # a fragment for one member's pages (broadcast.send_html_to_user)
+        if message.get("for_user", self.user.pk) != self.user.pk:
+            return  # another player's whisper to the GM: never sent here
         seq = message.get("seq")
         if seq is None:
             await self.send_text(message["html"])
@@ -471,6 +490,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         """In the database thread: the action re-checks the role inside its transaction."""
         expect = (self.audience, self.membership_id)
         try:
+            if message["type"] == "say":
+                event = chat.say(
+                    self.campaign_id,
+                    self.user,
+                    message["mode"],
+                    message["text"],
+                    sheet_id=message["sheet_id"],
+                    expect=expect,
+                )
+                if not visibility.sees(event, self.audience, self.user.pk):
+                    return "ok", visibility.acknowledgement(event, self.audience)
+                return "ok", ""
             if message["type"] == "act":
                 event = perform_in(
                     self.campaign_id,

@@ -120,8 +120,8 @@ def _audience(campaign: Campaign, user) -> str:
     return audience
 
 
-def _visible(campaign: Campaign, audience: str):
-    rows = TableEvent.objects.filter(campaign=campaign, **visibility.log_filter(audience))
+def _visible(campaign: Campaign, audience: str, viewer: int | None = None):
+    rows = TableEvent.objects.filter(visibility.log_filter(audience, viewer), campaign=campaign)
     return rows.select_related("target").order_by("seq")
 
 
@@ -184,7 +184,8 @@ def export_data(
     """A scene's or a session's events as plain data, as this user may see them.
     `session`: see session_span; `day` is the same as session=day."""
     audience = _audience(campaign, user)
-    rows = _visible(campaign, audience)
+    viewer = getattr(user, "pk", None)
+    rows = _visible(campaign, audience, viewer)
     if day is not None and session is None:
         session = day
     if scene is not None:
@@ -200,7 +201,7 @@ def export_data(
         "title": title,
         "exported_at": timezone.now().isoformat(),
         "audience": audience,
-        "events": [visibility.event_data(e, audience) for e in rows],
+        "events": [visibility.event_data(e, audience, viewer) for e in rows],
     }
 
 

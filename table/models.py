@@ -44,6 +44,9 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", "Public"
     GM = "gm", "Secret (GMs only)"
     BLIND = "blind", "Blind (GMs only until revealed)"
+    # A chat line whispered to the GM: GMs and its author read it, nobody else ever
+    # learns it exists (table.visibility.reaches).
+    WHISPER = "whisper", "Whisper (GMs and its author)"
 
 
 class Kind(models.TextChoices):
@@ -53,6 +56,7 @@ class Kind(models.TextChoices):
     SESSION_START = "session_start", "Session started"
     REVEAL = "reveal", "Reveal"
     VOID = "void", "Void"
+    CHAT = "chat", "Chat"
 
 
 class TableLog(models.Model):

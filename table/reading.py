@@ -33,12 +33,13 @@ def visible_events(
     campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
 ) -> list[TableEvent]:
     """The events of the log after `after_seq`, in order: every member is shown every
-    seq, hidden events as sealed cards (table.visibility decides what each shows)."""
+    seq, hidden events as sealed cards, except whispers to the GM that are not theirs
+    (table.visibility decides what each shows)."""
     audience = audience_of(membership_of(campaign, user))
     if audience is None:
         raise ActionError("You are not a member of this campaign.")
     rows = TableEvent.objects.filter(
-        campaign=campaign, seq__gt=after_seq, **gate.log_filter(audience)
+        gate.log_filter(audience, user.pk), campaign=campaign, seq__gt=after_seq
     ).order_by("seq")
     return list(rows[:limit] if limit is not None else rows)
 
@@ -119,13 +120,16 @@ def _head(campaign_id: int, audience: str) -> int:
     return 0 if head is None else head.last_seq
 
 
-def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dict[str, Any]:
-    """Every event the audience may see after `after`, rendered, or "too far behind"."""
+def fetch_replay(
+    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None = None
+) -> dict[str, Any]:
+    """Every event the audience may see after `after`, rendered, or "too far behind"
+    (`viewer`: the reader's user id, who also gets their own whispers to the GM)."""
     head = _head(campaign_id, audience)
     if after > head:
         return {"head": head, "reload": "ahead", "messages": []}
     rows = TableEvent.objects.filter(
-        campaign_id=campaign_id, seq__gt=after, **gate.log_filter(audience)
+        gate.log_filter(audience, viewer), campaign_id=campaign_id, seq__gt=after
     ).select_related("target")
     events = list(rows.order_by("seq")[: limit + 1])
     if len(events) > limit:
@@ -133,5 +137,5 @@ def fetch_replay(campaign_id: int, audience: str, after: int, limit: int) -> dic
     return {
         "head": max([head, *(e.seq for e in events)]),
         "reload": None,
-        "messages": [(e.seq, event_message(e, audience)) for e in events],
+        "messages": [(e.seq, event_message(e, audience, viewer)) for e in events],
     }

@@ -8,6 +8,10 @@ what the socket sends: an htmx out-of-band fragment that puts the card first in
 where the audience has it. Notices (errors, acknowledgements, "reload") replace
 `#table-notice`.
 
+Chat lines (Kind.CHAT) render "table/chat.html" instead (context: event, text, mode).
+A whisper to the GM renders only for a reader it reaches (table.visibility.reaches:
+the GMs and its author, `viewer`); asked for anyone else, rendering refuses.
+
 Context of "table/event.html": event (TableEvent), audience, is_gm, outcome,
 dice (outcome["dice"] or []), target (the revealed or voided event, when this
 audience may see it) and target_outcome.
@@ -29,6 +33,7 @@ from .undo import changed_nothing
 from .visibility import GM, sees
 
 EVENT_TEMPLATE = "table/event.html"
+CHAT_TEMPLATE = "table/chat.html"
 
 _cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = Lock()
@@ -49,9 +54,11 @@ def _target(event: TableEvent, audience: str) -> TableEvent | None:
     return target
 
 
-def render_event_html(event: TableEvent, audience: str) -> str:
+def render_event_html(event: TableEvent, audience: str, viewer: int | None = None) -> str:
     """The roll card for one audience; a hidden event renders sealed for players, and
     nothing of it but what table.visibility.sealed_view gives reaches the template."""
+    if event.kind == Kind.CHAT:
+        return _chat_html(event, audience, viewer)
     template = engines["jinja2"].get_template(EVENT_TEMPLATE)
     if not sees(event, audience):
         sealed = visibility.sealed_view(event)
@@ -70,6 +77,16 @@ def render_event_html(event: TableEvent, audience: str) -> str:
             "seal": visibility.opened_seal(event, audience),
             "secret_difficulty": _secret_difficulty(event) if audience == GM else None,
         },
+    )
+
+
+def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
+    """A chat line's card: the same for everyone it reaches (it has no GM controls)."""
+    if not visibility.reaches(event, audience, viewer):
+        raise ValueError("a whisper renders for the GMs and its author only")
+    template = engines["jinja2"].get_template(CHAT_TEMPLATE)
+    return template.render(
+        {"event": event, "mode": event.request.get("mode"), "text": event.request.get("text")}
     )
 
 
@@ -114,12 +131,16 @@ def clear_cache() -> None:
         _cache_bytes = 0
 
 
-def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
+def card_html(
+    event: TableEvent, audience: str, *, oob: bool = False, viewer: int | None = None
+) -> str:
     """The card as the log holds it: <li id="event-<seq>" data-seq data-event-id> around
     the template. The page renders its log with this too, so sockets can replace cards.
     Cached: broadcasts and replays render each card once per audience. The key holds the
     event's hash, which names its content: a row id used again (SQLite hands out the id
     of a rolled-back insert again) never brings back another event's card."""
+    if not visibility.reaches(event, audience, viewer):
+        raise ValueError("a whisper renders for the GMs and its author only")
     target = event.target if event.target_id is not None else None
     key = (
         event.pk,
@@ -130,8 +151,10 @@ def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
         target.revealed if target else None,
         target.voided if target else None,
     )
-    inner = _cached(key, lambda: render_event_html(event, audience))
+    inner = _cached(key, lambda: render_event_html(event, audience, viewer))
     classes = "log-entry" + (" voided" if event.voided else "")
+    if event.kind == Kind.CHAT:
+        classes += " chat-entry"
     swap = ' hx-swap-oob="true"' if oob else ""
     return (
         f'<li id="event-{event.seq}"{swap} class="{classes}" data-seq="{event.seq}" '
@@ -140,6 +163,11 @@ def card_html(event: TableEvent, audience: str, *, oob: bool = False) -> str:
 
 
 def changes_nothing(event: TableEvent) -> bool:
+    """See below; a chat line changes nothing either."""
+    return event.kind == Kind.CHAT or _action_changes_nothing(event)
+
+
+def _action_changes_nothing(event: TableEvent) -> bool:
     """An action that changed no state: no counter, die, flag, scene or session state
     (its void plan, table.undo.record, is empty). The page then re-reads neither the
     scene panel nor its pool builders for it (static/js/table.js): most rolls are such,
@@ -147,14 +175,14 @@ def changes_nothing(event: TableEvent) -> bool:
     return event.kind == Kind.ACTION and changed_nothing(event.undo)
 
 
-def event_message(event: TableEvent, audience: str) -> str:
+def event_message(event: TableEvent, audience: str, viewer: int | None = None) -> str:
     """What the socket sends for a new event: its card goes first in #log (newest
     first); a reveal or void also replaces the earlier card where this audience
     already shows it."""
     quiet = " data-quiet" if changes_nothing(event) else ""
     parts = [
         f'<template hx-swap-oob="afterbegin:#log" data-seq="{event.seq}"{quiet}>'
-        f"{card_html(event, audience)}</template>"
+        f"{card_html(event, audience, viewer=viewer)}</template>"
     ]
     target = _target(event, audience)
     if target is not None:

@@ -107,7 +107,7 @@ def visible_events(campaign: Campaign, membership: Membership):
     players (table.visibility decides; the page's render_cards goes through it)."""
     audience = visibility.audience_of(membership)
     return TableEvent.objects.filter(
-        campaign=campaign, **visibility.log_filter(audience)
+        visibility.log_filter(audience, membership.user_id), campaign=campaign
     ).select_related("target")
 
 

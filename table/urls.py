@@ -1,6 +1,15 @@
 from django.urls import path
 
-from . import odds_views, order_views, scene_panel, views, views_export, views_gm, views_live_pool
+from . import (
+    odds_views,
+    order_views,
+    scene_panel,
+    views,
+    views_chat,
+    views_export,
+    views_gm,
+    views_live_pool,
+)
 
 urlpatterns = [
     path("c/<id:campaign_id>/table/", views.table_page, name="table"),
@@ -40,6 +49,7 @@ urlpatterns = [
         name="table_live_pool",
     ),
     path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
+    path("c/<id:campaign_id>/table/say/", views_chat.say, name="table_say"),
     # --- Log export and verification (table/views_export.py) ---------------------------
     path(
         "c/<id:campaign_id>/table/export/scene/<id:scene_id>.<str:fmt>",

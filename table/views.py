@@ -67,7 +67,8 @@ def render_cards(events, membership: Membership) -> list[str]:
     """Cards as the log holds them (table.rendering.card_html), newest first."""
     who = actions.audience_of(membership)
     ordered = sorted(events, key=lambda e: -e.seq)
-    return [mark_safe(card_html(e, who)) for e in ordered]  # noqa: S308 - rendered templates
+    viewer = membership.user_id
+    return [mark_safe(card_html(e, who, viewer=viewer)) for e in ordered]  # noqa: S308 - rendered templates
 
 
 def _event_page(campaign: Campaign, membership: Membership, before: int | None):
@@ -123,6 +124,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "benefits": benefits_for(campaign, state),
         "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
+        "chat_sheets": playable_sheets(campaign, membership, request.user),
         "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
         "actions_elsewhere": more_actions(campaign.game)[1] if membership.can_play else [],
         "all_sheets": list(visible_sheets(campaign, membership)),

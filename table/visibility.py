@@ -11,6 +11,11 @@ Scene and session state written by a hidden event is *veiled*: the state records
 piece it changed (table.undo.parts), what players saw before; players are shown that
 until the event is revealed.
 
+A chat line whispered to the GM (Visibility.WHISPER) is a third rule, "GMs plus the
+author": it *reaches* GMs and the member who wrote it, and nobody else, not even as a
+sealed card; readers that know no viewer (the overlay, the players' Discord channel)
+never get one. `log_filter(audience, viewer)` and `reaches` express it.
+
 Every reference an action makes to an earlier roll or to hidden state is looked up
 through here, and a target hidden from the actor is reported exactly as a target that
 does not exist.
@@ -24,6 +29,8 @@ import json
 import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from django.db.models import Q
 
 from campaigns.models import Membership, Role
 from rules.kit import order as action_order
@@ -55,12 +62,27 @@ def live_pool_audiences(record: Mapping[str, Any] | None) -> dict[str, bool]:
 
 
 def is_hidden(event: TableEvent) -> bool:
-    """Secret or blind, and not revealed: players get it sealed."""
+    """Secret, blind or whispered, and not revealed: never shown to players in full
+    (a whisper is shown to its author only, see `reaches`)."""
     return event.visibility != Visibility.PUBLIC and not event.revealed
 
 
-def sees(event: TableEvent, audience: str) -> bool:
+def is_whisper(event: TableEvent) -> bool:
+    return event.visibility == Visibility.WHISPER
+
+
+def reaches(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
+    """Is the event in this reader's log at all, sealed or not? Every event is, for
+    every member, except a whisper: GMs and its author (`viewer`, a user id) only."""
+    if not is_whisper(event):
+        return True
+    return audience == GM or (viewer is not None and viewer == event.actor_id)
+
+
+def sees(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
     """May this audience see the event itself (not just its sealed card)?"""
+    if is_whisper(event):
+        return reaches(event, audience, viewer)
     return audience == GM or not is_hidden(event)
 
 
@@ -101,10 +123,12 @@ def sealed_view(event: TableEvent) -> dict[str, Any]:
     }
 
 
-def opened_seal(event: TableEvent, audience: str) -> dict[str, str] | None:
+def opened_seal(
+    event: TableEvent, audience: str, viewer: int | None = None
+) -> dict[str, str] | None:
     """The salt and the committed text, once the audience may see the event."""
     seal = event.seal or {}
-    if not seal.get("salt") or not sees(event, audience):
+    if not seal.get("salt") or not sees(event, audience, viewer):
         return None
     return {
         "commitment": seal["commitment"],
@@ -113,10 +137,13 @@ def opened_seal(event: TableEvent, audience: str) -> dict[str, str] | None:
     }
 
 
-def event_data(event: TableEvent, audience: str) -> dict[str, Any]:
+def event_data(event: TableEvent, audience: str, viewer: int | None = None) -> dict[str, Any]:
     """An event as plain data for this audience (exports, and anything else that hands
-    the log out as data): a sealed view when it is hidden from them."""
-    if not sees(event, audience):
+    the log out as data): a sealed view when it is hidden from them. A whisper that does
+    not reach the reader is refused outright (log_filter leaves it out of every read)."""
+    if not reaches(event, audience, viewer):
+        raise ValueError("a whisper is read by the GMs and its author only")
+    if not sees(event, audience, viewer):
         return sealed_view(event)
     data: dict[str, Any] = {
         "seq": event.seq,
@@ -137,7 +164,7 @@ def event_data(event: TableEvent, audience: str) -> dict[str, Any]:
         data["revealed"] = event.revealed
         data["secret_difficulty"] = event.params.get("secret_difficulty")
     data["voided"] = event.voided
-    seal = opened_seal(event, audience)
+    seal = opened_seal(event, audience, viewer)
     if seal is not None:
         data["seal"] = seal
     target = event.target if event.target_id is not None else None
@@ -165,18 +192,25 @@ def acknowledgement(event: TableEvent, audience: str, done: str = "") -> str:
 # --------------------------------------------------------------------------- the log
 
 
-def log_filter(audience: str) -> dict[str, Any]:
-    """Every audience is shown every seq (hidden ones sealed): no filter on the log."""
-    return {}
+def log_filter(audience: str, viewer: int | None = None) -> Q:
+    """Which rows of the log a reader gets: every seq (hidden ones sealed), except the
+    whispers that do not reach them (`reaches`): GMs get all of them, a player their
+    own (`viewer`, their user id), a reader with no viewer none."""
+    if audience == GM:
+        return Q()
+    mine = Q(actor_id=viewer) if viewer is not None else Q(pk__in=[])
+    return ~Q(visibility=Visibility.WHISPER) | mine
 
 
-def referenced_event(campaign_id: int, seq: object, audience: str, **extra: Any):
+def referenced_event(
+    campaign_id: int, seq: object, audience: str, viewer: int | None = None, **extra: Any
+):
     """The event at `seq` if this audience may see it, else None, exactly as for a seq
     that does not exist."""
     if isinstance(seq, bool) or not isinstance(seq, int):
         return None
     event = TableEvent.objects.filter(campaign_id=campaign_id, seq=seq, **extra).first()
-    if event is None or not sees(event, audience):
+    if event is None or not sees(event, audience, viewer):
         return None
     return event
 

@@ -390,6 +390,14 @@ def _table_rows() -> list[Row]:
             **post,
         ),
         Row(
+            "table_say",
+            "POST",
+            players(W(302, True)),
+            players(W(200, True), LOGIN_HX),
+            data=lambda w: {"speak": "ooc", "text": "Shiny."},
+            **post,
+        ),
+        Row(
             "table_act",
             "POST",
             for_own(302),
