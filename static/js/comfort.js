@@ -220,6 +220,9 @@
       var builder = currentBuilder();
       var roll = builder ? builder.querySelector(".pool-roll button[type=submit]") : null;
       if (!roll || roll.disabled || builder.getAttribute("aria-busy") === "true") { return false; }
+      // A builder swapped in a moment ago may not be wired up by htmx yet: wire it first,
+      // so the click is htmx's request and never a plain form post that reloads the page.
+      if (window.htmx) { window.htmx.process(builder); }
       roll.click();
       return true;
     },

@@ -117,6 +117,9 @@ def _wait_for_seq(page: Page, seq: int) -> None:
 def _roll_with_key(page: Page, builder: str) -> int:
     """Focus a trait of the builder and press `r`: the roll's card reaches the page."""
     before = max(_seqs(page), default=0)
+    # The builder has settled after the last click (no re-render on its way).
+    expect(page.locator(f"{builder} .pool-roll button[type=submit]")).to_be_enabled()
+    expect(page.locator(builder)).not_to_have_attribute("aria-busy", "true")
     page.focus(f"{builder} input[name=trait]")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/roll/")):
         page.keyboard.press("r")
@@ -199,7 +202,7 @@ def test_shortcuts_reach_their_element_and_roll(pages, table):
 
 def test_no_shortcut_fires_while_typing(pages, table):
     gm = pages["gm"]
-    field = gm.locator("#log input[name=reason]").first
+    field = gm.locator("#chat-text")  # the chat line: typing there must not roll or jump
     expect(field).to_be_visible()
     field.focus()
     expect(field).to_be_focused()
