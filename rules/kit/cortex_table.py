@@ -348,12 +348,12 @@ class ContestStart(Transition):
         ctx.note(contest=number, status=outcome["contest"]["status"])
 
 
-class ContestMove(Transition):
-    """Roll, give in: the side whose turn it is moves."""
+class ContestStep(Transition):
+    """A step of a contest going on: who may take it is decided in prepare, once the
+    contest (and whose move it is) is known."""
 
     needs_scene = True
     public_only = True
-    rolls = False
 
     def __init__(self, rules: CortexPlusRules) -> None:
         self.rules = rules
@@ -361,13 +361,32 @@ class ContestMove(Transition):
     def authorize(self, ctx: Table) -> None:
         pass
 
-    def prepare(self, ctx: Table) -> None:
+    @staticmethod
+    def contest_at(ctx: Table, status: str, refusal: str) -> dict[str, Any]:
+        """The contest the request names, refused unless it is at `status`; the request
+        takes its state from the scene."""
         record = contest_record(ctx)
         ctx.params["contest"] = record["id"]
+        if record["contest"]["status"] != status:
+            raise ActionError(refusal)
+        ctx.request["contest"] = record["contest"]
+        return record
+
+    @staticmethod
+    def held(ctx: Table) -> dict[str, Any]:
+        return ctx.data["contests"][str(ctx.params["contest"])]
+
+
+class ContestMove(ContestStep):
+    """Roll, give in: the side whose turn it is moves."""
+
+    rolls = False
+
+    def prepare(self, ctx: Table) -> None:
+        record = self.contest_at(
+            ctx, "open", "This contest is decided: the winner picks the stress."
+        )
         contest = record["contest"]
-        if contest["status"] != "open":
-            raise ActionError("This contest is decided: the winner picks the stress.")
-        ctx.request["contest"] = contest
         sheet = require_side(ctx, record, contest["turn"])
         if self.rolls:
             self.rules.prepare_side(ctx, ctx.request, sheet)
@@ -379,7 +398,7 @@ class ContestMove(Transition):
             self.rules.check_cost(ctx, ctx.sheet, ctx.request, gm=gm)
 
     def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
-        record = ctx.data["contests"][str(ctx.params["contest"])]
+        record = self.held(ctx)
         record["contest"] = outcome["contest"]
         if self.rolls:
             later = record.setdefault("steps_down", [])
@@ -419,23 +438,14 @@ def write_stress(ctx: Table, sheet: SheetHandle | None, side_name: str, change: 
             ctx.note(taken_out=who["name"])
 
 
-class ContestStress(Transition):
-    needs_scene = True
-    public_only = True
-
-    def __init__(self, rules: CortexPlusRules) -> None:
-        self.rules = rules
-
-    def authorize(self, ctx: Table) -> None:
-        pass
+class ContestStress(ContestStep):
+    """SER-7 / SMV-10: the winner picks the loser's stress."""
 
     def prepare(self, ctx: Table) -> None:
-        record = contest_record(ctx)
-        ctx.params["contest"] = record["id"]
+        record = self.contest_at(
+            ctx, "stress_pending", "This contest is not waiting for stress to be chosen."
+        )
         contest = record["contest"]
-        if contest["status"] != "stress_pending":
-            raise ActionError("This contest is not waiting for stress to be chosen.")
-        ctx.request["contest"] = contest
         winner = contest["winner"]
         winner_sheet = side_sheet(ctx, record, winner)
         if contest["sides"][winner]["gm"] or winner_sheet is None:
@@ -448,7 +458,7 @@ class ContestStress(Transition):
         ctx.sheet = sheet
 
     def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
-        record = ctx.data["contests"][str(ctx.params["contest"])]
+        record = self.held(ctx)
         loser = record["contest"]["failed"]["side"]
         record["contest"] = outcome["contest"]
         name = record["contest"]["sides"][loser]["name"]
