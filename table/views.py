@@ -191,6 +191,8 @@ def builder_context(
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
         "gm_additions": gm_additions,
+        # Who sees the roll, as the player last chose: a re-render keeps it.
+        "chosen_visibility": str(data.get("visibility") or ""),
     }
 
 

@@ -1,7 +1,9 @@
 """What the pages show of Smallville besides its rules (`rules.kit.ui` says what each
 declaration means): the builder challenges a Value or Relationship (SMV-2), asks about
 a Heritage (SMV-3) and adds plot-point dice, a new session frees the Resources
-(SMV-7), and the GM adds a roll's 1s to the Trouble Pool from its card (SMV-9)."""
+(SMV-7), and the GM adds a roll's 1s to the Trouble Pool from its card (SMV-9); while a
+player builds a pool, the Watchtower may add the opponent's stress (SMV-4) or a Limit
+(SMV-5) to it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..kit.ui import SITUATION_POOL, GameUi, small_int
+from ..kit.ui import SITUATION_POOL, GameUi, PoolAdditions, small_int
 
 
 def trouble(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -23,4 +25,9 @@ UI = GameUi(
     session_note=", and Resources used last session are free again (SMV-7)",
     card_help=", add to the Trouble Pool",
     card_actions={"trouble": trouble},
+    additions=PoolAdditions(
+        groups=("stress", "limits"),
+        note="SMV-4: the opponent's stress joins the pool (free once, then 1 plot point "
+        "each); SMV-5: an opponent's Limit adds three dice of its size.",
+    ),
 )

@@ -21,17 +21,20 @@
   // The GM's card is re-sent with each click of the player: what the GM was choosing
   // (a die in the picker, a difficulty half typed) and where their focus was survive it.
   var kept = {};
+  var KEPT = "select[name], input[type=number][name], input[type=text][name]";
+  var FOCUSABLE = "select, input:not([type=hidden]), button";
 
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var slot = evt.detail && evt.detail.target;
     if (!slot || !slot.id || slot.id.indexOf("live-pool-") !== 0) { return; }
     var fields = {};
-    slot.querySelectorAll("select[name], input[type=number][name], input[type=text][name]").forEach(function (field) {
+    slot.querySelectorAll(KEPT).forEach(function (field, index) {
       var changed = field.tagName === "SELECT" ? field.selectedIndex > 0 : field.value !== field.defaultValue;
-      if (changed) { fields[field.name] = field.value; }
+      if (changed) { fields[index] = { name: field.name, value: field.value }; }
     });
     var active = document.activeElement;
-    kept[slot.id] = { fields: fields, focus: active && slot.contains(active) && active.name ? active.name : null };
+    var focus = active && slot.contains(active) ? Array.prototype.indexOf.call(slot.querySelectorAll(FOCUSABLE), active) : -1;
+    kept[slot.id] = { fields: fields, focus: focus };
   });
 
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
@@ -41,14 +44,18 @@
     delete kept[slot.id];
     var fresh = document.getElementById(slot.id);
     if (!fresh) { return; }
-    Object.keys(was.fields).forEach(function (name) {
-      var field = fresh.querySelector("[name='" + name + "']");
-      if (!field) { return; }
-      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === was.fields[name]; })) { return; }
-      field.value = was.fields[name];
+    // A field is found again by its place among the card's fields (a GM pool has
+    // several dice named "die"), and only where it is still the same field.
+    var now = fresh.querySelectorAll(KEPT);
+    Object.keys(was.fields).forEach(function (index) {
+      var saved = was.fields[index];
+      var field = now[index];
+      if (!field || field.name !== saved.name) { return; }
+      if (field.tagName === "SELECT" && !Array.prototype.some.call(field.options, function (o) { return o.value === saved.value; })) { return; }
+      field.value = saved.value;
     });
-    if (was.focus) {
-      var focus = fresh.querySelector("[name='" + was.focus + "']");
+    if (was.focus >= 0) {
+      var focus = fresh.querySelectorAll(FOCUSABLE)[was.focus];
       if (focus) { focus.focus({ preventScroll: true }); }
     }
   });

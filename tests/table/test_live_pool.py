@@ -9,6 +9,7 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from sheets.models import Trait
 from table import live_pool
 from table.models import TableEvent
 
@@ -205,3 +206,83 @@ def test_a_d10_game_offers_the_gm_the_difficulty_not_dice(table_for):
     card = live_pool.card_html(t.campaign, t.pc.pk, record, gm=True)
     assert "Set the difficulty" in card and 'name="die"' not in card
     assert live_pool.options_for(t.campaign, t.pc) == []
+
+
+def test_the_builder_keeps_who_sees_the_roll_across_its_re_renders(table_for):
+    """A player who chose a blind roll keeps that choice while they go on picking."""
+    t = table_for("serenity")
+    html = build(t, t.player, t.pc, "Fightin'", visibility="blind").content.decode()
+    assert '<option value="blind" selected>' in html
+    html = build(t, t.player, t.pc, "Fightin'").content.decode()
+    assert '<option value="blind" selected>' not in html
+    gm_html = build(t, t.gm, t.npc, visibility="gm").content.decode()
+    assert '<option value="gm" selected>' in gm_html
+
+
+def test_smv4_smv5_the_watchtower_adds_an_opponents_stress_or_limit(table_for):
+    t = table_for("smallville")
+    t.start_scene()
+    Trait.objects.create(sheet=t.npc, group="limits", name="Kryptonite", die=8, position=0)
+    stress = t.trait(t.other_pc, "stress", "Angry")
+    stress.die = 6
+    stress.save()
+    justice = t.trait(t.pc, "values", "Justice")
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    data = {"trait": [str(justice.pk)], "clicked": str(justice.pk)}
+    client_for(t.player).post(url, data, HTTP_HX_REQUEST="true")
+    offered = {o["key"]: o["die"] for o in live_pool.options_for(t.campaign, t.pc)}
+    limit = f"{t.npc.pk}:limits:Kryptonite"
+    assert offered == {limit: "d8", f"{t.other_pc.pk}:stress:Angry": "d6"}
+    add(t.gm, t, t.pc, limit)
+    lana = t.trait(t.pc, "relationships", "Lana")
+    roll_url = reverse("table_pool_roll", args=[t.campaign.pk, t.pc.pk])
+    picked = {"trait": [str(justice.pk), str(lana.pk)], "visibility": "public"}
+    client_for(t.player).post(roll_url, picked, HTTP_HX_REQUEST="true")
+    event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    limit_dice = [d for d in event.outcome["dice"] if d.get("trait") == "Kryptonite"]
+    assert len(limit_dice) == 3 and {d["die"] for d in limit_dice} == {"d8"}  # SMV-5
+
+
+def test_ctx1_the_gm_rolls_the_difficulty_from_a_pool_in_progress(table_for):
+    t = table_for("cortex_slots")
+    t.start_scene()
+    picks = [str(t.trait(t.pc, g, n).pk) for g, n in
+             (("attributes", "Agility"), ("distinctions", "Ex-Marine"), ("skills", "Shoot"))]  # fmt: skip
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    client_for(t.player).post(url, {"trait": picks, "clicked": picks[-1]}, HTTP_HX_REQUEST="true")
+    record = live_pool.current(t.campaign.pk, t.pc.pk)
+    card = live_pool.card_html(t.campaign, t.pc.pk, record, gm=True)
+    assert "Roll the difficulty" in card and 'name="die"' in card
+    assert "Roll the difficulty" not in live_pool.card_html(t.campaign, t.pc.pk, record, gm=False)
+    gm_roll = reverse("table_gm_roll", args=[t.campaign.pk])
+    form = {"die": ["d8", "d6"], "die_name": ["Guards", "Alarm"], "visibility": "public"}
+    client_for(t.gm).post(gm_roll, form, HTTP_HX_REQUEST="true")
+    difficulty = t.state()["difficulty"]["value"]
+    builder = client_for(t.player).post(url, {"trait": picks}, HTTP_HX_REQUEST="true")
+    assert f'placeholder="{difficulty}"' in builder.content.decode()  # the odds are against it
+    roll_url = reverse("table_pool_roll", args=[t.campaign.pk, t.pc.pk])
+    client_for(t.player).post(roll_url, {"trait": picks}, HTTP_HX_REQUEST="true")
+    event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    assert event.outcome["difficulty"] == difficulty
+
+
+def test_per1_the_gm_grants_bonus_dice_to_a_challenge_in_progress(table_for):
+    t = table_for("personae")
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 9})
+    swordplay = t.trait(t.pc, "skills", "Swordplay")
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    data = {"trait": [str(swordplay.pk)], "clicked": str(swordplay.pk), "goal": "win"}
+    client_for(t.player).post(url, data, HTTP_HX_REQUEST="true")
+    record = live_pool.current(t.campaign.pk, t.pc.pk)
+    card = live_pool.card_html(t.campaign, t.pc.pk, record, gm=True)
+    assert "Grant bonus dice" in card and f'name="sheet" value="{t.pc.pk}"' in card
+    grant = reverse("table_act", args=[t.campaign.pk, "grant_bonus_dice"])
+    form = {"sheet": t.pc.pk, "grant_bonus_dice-dice": "2", "grant_bonus_dice-visibility": "public"}
+    client_for(t.gm).post(grant, form, HTTP_HX_REQUEST="true")
+    builder = client_for(t.player).post(url, data, HTTP_HX_REQUEST="true").content.decode()
+    assert "Bonus dice from the GM: <strong>2</strong>" in builder
+    roll_url = reverse("table_pool_roll", args=[t.campaign.pk, t.pc.pk])
+    client_for(t.player).post(roll_url, data, HTTP_HX_REQUEST="true")
+    event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
+    assert event.request["actor"]["bonus_dice"] == 2
