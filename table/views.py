@@ -25,7 +25,7 @@ from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
-from . import actions, live_pool, visibility
+from . import actions, live_pool, recent_pools, visibility
 from .action_menu import more_actions
 from .builder import (
     build,
@@ -191,6 +191,7 @@ def builder_context(
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
         "gm_additions": gm_additions,
+        "recent": recent_pools.recall(campaign.pk, sheet.pk),
         # Who sees the roll, as the player last chose: a re-render keeps it.
         "chosen_visibility": str(data.get("visibility") or ""),
     }
@@ -208,6 +209,8 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
         # from the table is unchanged, 200 if it should re-render itself.
         current = builder_inputs(campaign, sheet, state).key()
         return HttpResponse(status=204 if data["depends"] == current else 200)
+    if request.method == "POST":
+        data = recent_pools.with_recent(data, campaign.pk, sheet.pk)
     context = builder_context(campaign, membership, sheet, data, state)
     if request.method == "POST":  # the pool in the open (table.live_pool)
         chosen = str(data.get("visibility") or "public")
@@ -237,6 +240,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
                 campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
             )
             live_pool.clear(campaign, sheet)
+            recent_pools.remember(campaign.pk, sheet.pk, pool)
             audience = visibility.audience_of(membership)
             message = visibility.acknowledgement(event, audience, "Rolled.")
             if visibility.sees(event, audience) and event.headline:

@@ -50,8 +50,10 @@ def test_the_gm_sees_the_pool_built_and_adds_a_die_the_roll_takes(chromium, daph
     builder = f"#builder-{seeded['sheet']}"
     slot = f"#live-pool-{seeded['sheet']}"
 
+    expect(gm.locator(".live-pools-empty")).to_be_visible()  # says why the area is empty
     alice.locator(f"{builder} label.trait-choice", has_text="Fightin'").click()
     expect(gm.locator(slot)).to_contain_text("Ace: d10 Fightin'")
+    expect(gm.locator(".live-pools-empty")).to_be_hidden()
     expect(gm.locator(slot)).to_contain_text("Average result")
     expect(bob.locator(slot)).to_contain_text("Ace is building a roll")
     expect(bob.locator(slot)).not_to_contain_text("d10")

@@ -286,3 +286,24 @@ def test_per1_the_gm_grants_bonus_dice_to_a_challenge_in_progress(table_for):
     client_for(t.player).post(roll_url, data, HTTP_HX_REQUEST="true")
     event = TableEvent.objects.filter(campaign=t.campaign, actor=t.player).latest("seq")
     assert event.request["actor"]["bonus_dice"] == 2
+
+
+def test_a_pool_rolled_before_is_one_tap_away_and_reads_its_dice_again(table_for):
+    """The recent pools (table/recent_pools.py): Again names traits, the sheet gives dice."""
+    t = table_for("serenity")
+    t.start_scene()
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    assert "Again:" not in client_for(t.player).get(url).content.decode()
+    roll(t, t.player, t.pc, "Fightin'")
+    fresh = client_for(t.player).get(url).content.decode()
+    assert "Again:" in fresh and ">Fightin&#x27;</button>" in fresh
+    fightin = t.trait(t.pc, "stylins", "Fightin'")
+    fightin.die = 12
+    fightin.save()
+    again = client_for(t.player).post(url, {"again": "0"}, HTTP_HX_REQUEST="true")
+    assert f'value="{fightin.pk}" checked' in again.content.decode()
+    assert live_pool.current(t.campaign.pk, t.pc.pk)["dice"] == ["d12 Fightin'"]
+    # Nobody else uses or sees Mal's recent pools.
+    assert client_for(t.other).post(url, {"again": "0"}, HTTP_HX_REQUEST="true").status_code == 403
+    other_url = reverse("table_pool", args=[t.campaign.pk, t.other_pc.pk])
+    assert "Again:" not in client_for(t.other).get(other_url).content.decode()
