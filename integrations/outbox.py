@@ -14,10 +14,17 @@ and it never touches the network. Who gets what:
 
 (*) a player's roll against a difficulty set behind the screen is public, but scored on
 the GM's card only: the GM-only hook gets that card.
+
+Most campaigns have no hook, and every roll asks: that a campaign has none is kept in
+the cache (`campaign_hooks`); a campaign with hooks reads them from the database, so a
+message never names a hook that is gone. Adding or removing a hook moves the campaign's
+generation on (before and after its commit), and "none" read under an older generation
+is never used, so a hook made between two events gets the second.
 """
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.db import transaction
 
 from table import visibility as gate
@@ -32,11 +39,47 @@ def holds_gm_detail(event: TableEvent) -> bool:
     return gate.is_hidden(event) or bool(event.params.get("secret_difficulty"))
 
 
+HOOKS_TTL = 60 * 60
+
+
+def _keys(campaign_id: int) -> tuple[str, str]:
+    return f"integrations.hooks.gen.{campaign_id}", f"integrations.hooks.none.{campaign_id}"
+
+
+def campaign_hooks(campaign_id: int) -> list[tuple[int, str]]:
+    """The campaign's hooks as (pk, audience); none without a query while the cache
+    says so under the campaign's current generation."""
+    generation_key, none_key = _keys(campaign_id)
+    found = cache.get_many([generation_key, none_key])
+    generation = found.get(generation_key, 0)
+    if none_key in found and found[none_key] == generation:
+        return []
+    hooks = list(Webhook.objects.filter(campaign_id=campaign_id).values_list("pk", "audience"))
+    if not hooks:
+        cache.set(none_key, generation, HOOKS_TTL)
+    return hooks
+
+
+def forget_hooks(campaign_id: int) -> None:
+    """A hook was added or removed: lists read before now are stale, now and at commit
+    (a list read meanwhile, before the commit, is stale too)."""
+    generation_key, _ = _keys(campaign_id)
+
+    def move_on() -> None:
+        if cache.add(generation_key, 1, None):
+            return
+        try:
+            cache.incr(generation_key)
+        except ValueError:  # evicted in between
+            cache.add(generation_key, 1, None)
+
+    move_on()
+    transaction.on_commit(move_on)
+
+
 def queue_event(sender, event: TableEvent, **kwargs) -> None:
     """Queue the event for each of its campaign's hooks that should post it."""
-    hooks = list(
-        Webhook.objects.filter(campaign_id=event.campaign_id).values_list("pk", "audience")
-    )
+    hooks = campaign_hooks(event.campaign_id)
     if not hooks:
         return
     hidden = gate.is_hidden(event)
