@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import warnings
 from html import escape
 
 from django.db import transaction
@@ -60,22 +59,21 @@ def normalise(data: bytes) -> bytes:
     if len(data) > MAX_BYTES:
         raise PortraitError(TOO_BIG)
     try:
-        with warnings.catch_warnings():
-            # Pillow warns (then fails) on huge images; both are a refusal here.
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=FORMATS) as probe:
-                _checked_size(probe)
-                probe.verify()  # the whole file, checksums included
-            with Image.open(io.BytesIO(data), formats=FORMATS) as image:
-                _checked_size(image)
-                if image.format == "JPEG":
-                    image.draft("RGB", (SIDE * 2, SIDE * 2))  # decode big photos scaled down
-                image.load()
-                upright = ImageOps.exif_transpose(image)
-                pixels = upright.convert("RGBA")
+        # Pillow itself refuses a huge image on opening (DecompressionBombError); below
+        # that, MAX_PIXELS is checked from the header before anything is decoded.
+        with Image.open(io.BytesIO(data), formats=FORMATS) as probe:
+            _checked_size(probe)
+            probe.verify()  # the whole file, checksums included
+        with Image.open(io.BytesIO(data), formats=FORMATS) as image:
+            _checked_size(image)
+            if image.format == "JPEG":
+                image.draft("RGB", (SIDE * 2, SIDE * 2))  # decode big photos scaled down
+            image.load()
+            upright = ImageOps.exif_transpose(image)
+            pixels = upright.convert("RGBA")
     except PortraitError:
         raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+    except Image.DecompressionBombError as error:
         raise PortraitError(TOO_MANY_PIXELS) from error
     except UnidentifiedImageError as error:
         # Pillow says the same of a stranger and of a PNG cut short: tell them apart.
