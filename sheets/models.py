@@ -43,6 +43,10 @@ class Sheet(models.Model):
     version = models.PositiveIntegerField(
         default=1, help_text="Rises on every change to the sheet's own fields (name, notes, ...)."
     )
+    portrait_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Rises on every portrait upload or removal: part of the portrait's address and ETag.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -119,3 +123,16 @@ class Counter(models.Model):
         if maximum is not None:
             rows = rows.filter(value__lte=maximum - amount)
         return rows.update(value=F("value") + amount, version=F("version") + 1) == 1
+
+
+class SheetPortrait(models.Model):
+    """A character's portrait as served: always a 256×256 WebP the server drew from the
+    upload (sheets/portraits.py), never the uploaded bytes. Kept beside the sheet, not on
+    it, so reading a sheet never reads the picture."""
+
+    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="portrait")
+    data = models.BinaryField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Portrait of sheet {self.sheet_id}"

@@ -16,7 +16,7 @@ from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from .. import display, exchange, services
 from .. import validation as v
 from ..forms import ImportForm, SheetCreateForm
-from ..models import Counter, Sheet
+from ..models import Counter, Sheet, SheetPortrait
 from ..permissions import (
     get_sheet_for_editor,
     get_sheet_for_user,
@@ -126,6 +126,10 @@ def sheet_detail(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
     page = display.sheet_page(sheet)
     context = sheet_context(sheet, membership, can_edit, page=page, scores=page.scores)
     _head_extras(sheet, membership, context)
+    # The Remove button needs to know; a sheet that never had a portrait asks nothing.
+    context["has_portrait"] = bool(sheet.portrait_version) and (
+        SheetPortrait.objects.filter(sheet=sheet).exists()
+    )
     return render(request, TEMPLATE, with_csrf(request, context))
 
 

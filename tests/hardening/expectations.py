@@ -121,6 +121,31 @@ def _import_doc(w: World) -> dict:
     return {"text": json.dumps(doc), "owner": w.users["owner"].pk}
 
 
+class _Picture:
+    """An upload for the portrait rows that reads whole every time: the matrix sends one
+    row's data for every role and mode, and a real file would be empty after the first
+    read (the upload would then be refused and change nothing)."""
+
+    name = "face.png"
+    content_type = "image/png"
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def read(self, *_args) -> bytes:
+        return self._data
+
+
+def _portrait(w: World) -> dict:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), "#884422").save(out, "PNG")
+    return {"portrait": _Picture(out.getvalue())}
+
+
 def _pool(w: World) -> dict:
     return {"trait": [str(w.ours.trait.pk)], "clicked": ""}
 
@@ -276,6 +301,18 @@ def _sheet_rows() -> list[Row]:
             changes=True,
             data=lambda w: {"name": "Renamed", "notes": "", "version": w.ours.sheet.version},
         ),
+        # The portrait is an image, never a fragment: full requests only. Every upload is a
+        # change (a new picture and a new portrait_version, even for the same file); the
+        # world's sheet has no portrait, so removing one changes nothing there.
+        Row("sheet_portrait", "GET", members(W(200))),
+        Row(
+            "sheet_portrait_upload",
+            "POST",
+            editors(W(302, True)),
+            data=_portrait,
+            state_changing=True,
+        ),
+        Row("sheet_portrait_remove", "POST", editors(W(302)), state_changing=True),
         r("sheet_scores", "GET", members, 200, 200),
         # a Serenity sheet has no Ability Scores: an editor is let in, then refused (422)
         r(
