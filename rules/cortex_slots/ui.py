@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import GameUi, OppositionRoll, small_int
+from ..kit.ui import FROM_TABLE, FieldControl, GameUi, OppositionRoll, small_int
 
 
 def buy_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,4 +32,9 @@ UI = GameUi(
     ),
     card_help=", buy hitches",
     card_actions={"buy_hitch": buy_hitch},
+    # CTX-3, CTX-4: the dice are the earlier roll's, kept by the table (table.roll).
+    action_fields={
+        "bank_move": {"dice": FieldControl(FROM_TABLE)},
+        "buy_hitch": {"dice": FieldControl(FROM_TABLE)},
+    },
 )

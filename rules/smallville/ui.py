@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..kit.ui import SITUATION_POOL, GameUi, small_int
+from ..kit.ui import DICE, FROM_TABLE, POOL, SITUATION_POOL, FieldControl, GameUi, small_int
 
 
 def trouble(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -17,10 +17,29 @@ def trouble(form: Mapping[str, Any]) -> dict[str, Any]:
     return {"operation": "add", "ones": small_int(form.get("ones")) or 1}
 
 
+# SMV-10: the GM runs a test with the player's pool from their sheet and the situation's dice.
+TEST_FIELDS = {
+    "player": FieldControl(POOL, take=("pool", "plot_points"), label="The player's pool"),
+    "opposition": FieldControl(DICE, group="situation", wrap="pool", label="The opposition's dice"),
+}
+FROM_THE_TABLE = FieldControl(FROM_TABLE)
+
 UI = GameUi(
     challenge_groups=("values", "relationships"),
     opposition=replace(SITUATION_POOL, dice_help=" Trouble Pool dice can be added to it."),
     session_note=", and Resources used last session are free again (SMV-7)",
     card_help=", add to the Trouble Pool",
     card_actions={"trouble": trouble},
+    action_fields={
+        "test": TEST_FIELDS,
+        # SER-6, SMV-10: a GM side with no GM character rolls the dice the GM picks.
+        "contest_roll": {
+            "contest": FROM_THE_TABLE,
+            "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
+            "side_pool": FieldControl(DICE, group="situation", label="Side dice"),
+            "trouble_pool": FROM_THE_TABLE,
+        },
+        "stress": {"stress": FROM_THE_TABLE},
+        "trouble": {"trouble_pool": FROM_THE_TABLE},
+    },
 )
