@@ -19,7 +19,7 @@ from typing import Any
 from campaigns.models import Campaign, Membership
 from rules.kit.builder import form_ints, form_list
 from rules.kit.dice import SIZES
-from rules.kit.ui import CHARACTER, DICE, PEOPLE, POOL, FieldControl
+from rules.kit.ui import CHARACTER, DICE, KEPT_DICE, PEOPLE, POOL, FieldControl
 from sheets.models import Sheet, Trait
 
 from . import visibility
@@ -58,6 +58,7 @@ class Pickers:
     trackers: list[str]  # lengthy tasks and chases kept for the scene
     state: Mapping[str, Any] = field(default_factory=dict)  # the scene as the member sees it
     die_sizes: tuple[str, ...] = tuple(f"d{size}" for size in SIZES)
+    picked_roll: int | None = None  # the kept roll whose dice were picked
     traits: dict[int, list[TraitGroup]] = field(default_factory=dict)  # by sheet id
 
     def sheet(self, raw: object, among: list[Sheet] | None = None) -> Sheet:
@@ -153,6 +154,37 @@ def pickers_for(
 
 
 @dataclass
+class KeptRoll:
+    """A roll the scene keeps, as a member may see it, its dice in order."""
+
+    seq: int
+    label: str
+    dice: list[tuple[int, str]]  # (index, "Agility d8: 6 (total)")
+
+
+def kept_rolls(state: Mapping[str, Any], source: str, sheets: list[Sheet]) -> list[KeptRoll]:
+    """The rolls kept under `source` in the scene state the member sees, newest first."""
+    names = {s.pk: s.name for s in sheets}
+    out = []
+    for key, record in (state.get(source) or {}).items():
+        seq = form_ints([key])
+        dice = record.get("dice") if isinstance(record, Mapping) else None
+        if not seq or not isinstance(dice, list):
+            continue
+        shown = []
+        for index, die in enumerate(dice):
+            if not isinstance(die, Mapping):
+                continue
+            role = f" ({die['role']})" if die.get("role") else ""
+            shown.append(
+                (index, f"{die.get('trait', '')} {die.get('die', '')}: {die.get('face', '')}{role}")
+            )
+        who = names.get(record.get("sheet"), "GM")
+        out.append(KeptRoll(seq[0], f"#{seq[0]} {who}", shown))
+    return sorted(out, key=lambda r: -r.seq)
+
+
+@dataclass
 class PickerRow:
     """One nested field of a form as the page draws it."""
 
@@ -164,6 +196,8 @@ class PickerRow:
     sheets: list[tuple[Sheet, list[TraitGroup]]] = field(default_factory=list)  # POOL
     choices: list[Sheet] = field(default_factory=list)  # PEOPLE, CHARACTER, a picked POOL
     rows: range = range(0)  # DICE
+    kept: list[KeptRoll] = field(default_factory=list)  # KEPT_DICE
+    slots: tuple[tuple[str, int], ...] = ()
 
 
 def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) -> list[PickerRow]:
@@ -172,7 +206,7 @@ def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) 
     rows = []
     for name in action.schema:
         control = controls.get(name)
-        if control is None or control.kind not in (POOL, DICE, PEOPLE, CHARACTER):
+        if control is None or control.kind not in (POOL, DICE, PEOPLE, CHARACTER, KEPT_DICE):
             continue
         row = PickerRow(
             name=name,
@@ -189,6 +223,9 @@ def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) 
             row.choices = [s for s, _ in row.sheets]
         elif control.kind == DICE:
             row.rows = range(DICE_ROWS)
+        elif control.kind == KEPT_DICE:
+            row.kept = kept_rolls(pickers.state, control.source, pickers.sheets)
+            row.slots = control.slots
         else:
             row.choices = list(pickers.sheets)
         rows.append(row)
@@ -234,9 +271,41 @@ def field_value(
     elif control.kind == CHARACTER:
         raw = str(data.get(key, "") or "").strip()
         value = pickers.sheet(raw).name if raw else None
+    elif control.kind == KEPT_DICE:
+        value = _kept_dice_value(pickers, key, control, data)
     if value is not None and control.wrap:
         value = {control.wrap: value}
     return value
+
+
+def _kept_dice_value(pickers: Pickers, key: str, control: FieldControl, data: Mapping) -> Any:
+    """{slot: index or [indices]} (or the one index) of dice of one kept roll, whose seq
+    is noted in `picked_roll` for the request's table.roll."""
+    kept = {r.seq: r for r in kept_rolls(pickers.state, control.source, pickers.sheets)}
+    picked: dict[str, list[int]] = {}
+    seqs = set()
+    for slot, count in control.slots:
+        values = form_list(data, f"{key}-{slot}" if slot else key)[: count + 1]
+        for raw in values:
+            seq, _, index = str(raw).partition(":")
+            seq_n, index_n = form_ints([seq]), form_ints([index])
+            roll = kept.get(seq_n[0]) if seq_n else None
+            if roll is None or not index_n or index_n[0] not in {i for i, _ in roll.dice}:
+                raise PickError(NO_SUCH_ROLL)
+            seqs.add(roll.seq)
+            picked.setdefault(slot, []).append(index_n[0])
+        if slot in picked and len(picked[slot]) != count:
+            raise PickError(
+                f"Pick {count} {'die' if count == 1 else 'dice'} for the {slot or 'move'}."
+            )
+    if not picked:
+        return None
+    if len(seqs) > 1:
+        raise PickError("Pick the dice of one roll.")
+    pickers.picked_roll = seqs.pop()
+    if control.slots == (("", 1),):
+        return picked[""][0]
+    return {slot: (v[0] if dict(control.slots)[slot] == 1 else v) for slot, v in picked.items()}
 
 
 def _pool_value(campaign, membership, pickers, key, control, data, acting) -> Any:
@@ -296,6 +365,10 @@ def table_params(pickers: Pickers, membership: Membership, campaign: Campaign, d
         if found is None or found.kind != Kind.ACTION:
             raise PickError(NO_SUCH_ROLL)
         out[key] = seq
+    if pickers.picked_roll is not None:
+        if out.get("roll", pickers.picked_roll) != pickers.picked_roll:
+            raise PickError("Those dice are not from the earlier roll picked.")
+        out["roll"] = pickers.picked_roll
     for key in ("task", "chase"):
         raw = " ".join(str(data.get(f"table_{key}", "") or "").split())[:80]
         if raw:

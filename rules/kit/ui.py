@@ -105,6 +105,7 @@ class PoolAdditions:
 
 # How the table page's "More actions" form asks for a field its schema leaves nested.
 POOL, DICE, CHARACTER, PEOPLE, FROM_TABLE = "pool", "dice", "character", "people", "from_table"
+KEPT_DICE = "kept_dice"
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,10 @@ class FieldControl:
     kind DICE: dice picked by size and name, each in `group`. kind PEOPLE: characters
     picked, as their names (`by_id`: as {"sheet_id": id} each, for the table to read
     their sheets, with the rolled keys of the field `like` names copied in: they
-    roll the same); CHARACTER: one character's name. kind FROM_TABLE: the
+    roll the same); CHARACTER: one character's name. kind KEPT_DICE: dice of a roll
+    the scene keeps (its state's `source`: {seq: {"dice": [...]}}), picked into `slots`
+    ((slot, how many dice), ...): the value is {slot: index, or [indices]}, or the one
+    index when the one slot is named ""; the roll picked is the request's table.roll. kind FROM_TABLE: the
     table fills it from the sheet, the scene or an earlier roll, so it is not asked.
     `wrap` puts the value under that key; `label` names the field on the form.
     """
@@ -134,6 +138,8 @@ class FieldControl:
     label: str = ""
     by_id: bool = False
     like: str = ""
+    source: str = ""
+    slots: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -133,11 +133,9 @@ def test_a_player_cannot_play_the_gms_test_by_posting_its_form(table, client_for
     assert TableEvent.objects.count() == before
 
 
-def test_cortex_slots_bank_move_names_the_earlier_roll_from_a_list(
-    gm, player, observer, client_for
-):
+def _kept_roll(gm, player, observer):
     campaign = make_campaign(gm, player, observer, "cortex_slots")
-    sheet, t = build_sheet(campaign, player, "cortex_slots", "Hero")
+    sheet, _ = build_sheet(campaign, player, "cortex_slots", "Hero")
     start_scene(campaign)
     pool = [
         {"die": "d8", "trait": "Agility", "group": "attributes"},
@@ -146,20 +144,54 @@ def test_cortex_slots_bank_move_names_the_earlier_roll_from_a_list(
         {"die": "d8", "trait": "Sniper Rifle", "group": "assets"},
     ]
     roll = actions.perform(campaign, player, "roll", {"pool": pool}, sheet_id=sheet.pk)
+    return campaign, sheet, roll
+
+
+def test_cortex_slots_resplit_picks_the_kept_rolls_dice(gm, player, observer, client_for):
+    """CTX-2: the new split is ticked on the kept roll's dice, never typed as numbers."""
+    campaign, sheet, roll = _kept_roll(gm, player, observer)
+    pete = client_for(player)
+    page = html.unescape(pete.get(reverse("table", args=[campaign.pk])).content.decode())
+    assert f'name="resplit-split-total" value="{roll.seq}:0"' in page
+    usable = [i for i, d in enumerate(roll.outcome["dice"]) if d.get("face") != 1][:3]
+    if len(usable) < 3:
+        pytest.skip("the seeded roll has too many 1s to split")
+    total, effect = usable[:2], usable[2]
+    response = _act(
+        pete,
+        campaign,
+        "resplit",
+        {
+            "sheet": sheet.pk,
+            "resplit-split-total": [f"{roll.seq}:{i}" for i in total],
+            "resplit-split-effect": f"{roll.seq}:{effect}",
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(pete, campaign, "resplit")
+    assert shown
+    assert event.request["split"] == {"total": total, "effect": effect}
+    assert event.params["roll"] == roll.seq
+
+
+def test_cortex_slots_bank_move_picks_a_die_of_the_earlier_roll(gm, player, observer, client_for):
+    campaign, sheet, roll = _kept_roll(gm, player, observer)
     pete = client_for(player)
     page = pete.get(reverse("table", args=[campaign.pk])).content.decode()
     assert f'<option value="{roll.seq}">#{roll.seq} Hero' in page
     banked = [i for i, d in enumerate(roll.outcome["dice"]) if d.get("role") == "bank"]
-    data = {"sheet": sheet.pk, "table_roll": roll.seq, "bank_move-to": "total"}
-    data["bank_move-index"] = banked[0] if banked else 0
+    index = banked[0] if banked else 0
+    data = {"sheet": sheet.pk, "bank_move-index": f"{roll.seq}:{index}", "bank_move-to": "total"}
     response = _act(pete, campaign, "bank_move", data)
     body = response.content.decode()
     if banked:
         assert "✓" in body, body
-        _, shown = _logged(pete, campaign, "bank_move")
-        assert shown
+        event, shown = _logged(pete, campaign, "bank_move")
+        assert shown and event.request["index"] == index
     else:  # nothing banked in this roll: the rules say so, and nothing changed
         assert "⚠" in body
+    wrong = _act(pete, campaign, "bank_move", {**data, "bank_move-index": f"{roll.seq}:99"})
+    assert _refusal(wrong) == "That roll is not in this table's log."
 
 
 def test_personae_assist_picks_the_characters(gm, player, observer, client_for):
@@ -304,3 +336,30 @@ def test_people_pickers_refuse_a_hidden_character_like_a_missing_one(
     assert _refusal(hidden) == _refusal(missing)
     assert not TableEvent.objects.filter(campaign=campaign, action="assist").exists()
     assert Membership.objects.get(campaign=campaign, user=player).role == Role.PLAYER
+
+
+def test_unisystem_helpers_roll_the_leaders_task_from_their_own_sheets(
+    gm, player, observer, client_for
+):
+    """UNI-10: the helpers are picked; each rolls the leader's task with their ratings."""
+    campaign = make_campaign(gm, player, observer, "unisystem")
+    hero, t = build_sheet(campaign, player, "unisystem", "Hero")
+    friend, _ = build_sheet(campaign, player, "unisystem", "Pal")
+    start_scene(campaign)
+    response = _act(
+        client_for(player),
+        campaign,
+        "working_together",
+        {
+            "sheet": hero.pk,
+            "working_together-mode": "short",
+            "working_together-leader-trait": ids(t["dex"], t["gun"]),
+            "working_together-helpers": [friend.pk],
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(client_for(observer), campaign, "working_together")
+    assert shown
+    helper = event.request["helpers"][0]
+    assert helper["name"] == "Pal" and helper["skill_name"] == "Gun Fu"
+    assert helper["attribute"] == 4  # Pal's own Dexterity, read from the sheet
