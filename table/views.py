@@ -335,6 +335,11 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
         error = "Check the fields marked below."
     if not request.htmx:
         return redirect("table", campaign.pk)
+    if message:  # the lists as they are now (the new roll among the earlier ones)
+        pickers = pickers_for(
+            campaign, membership, scene_state(campaign, membership), controls.values()
+        )
+        entry["pickers"] = picker_rows(action, controls, pickers)
     context = {
         "campaign": campaign,
         "membership": membership,
