@@ -1,40 +1,75 @@
-"""Which of a game's actions the table page offers as forms under "More actions".
+"""Which of a game's actions the table page offers as forms under "More actions", and
+where the others are played.
 
 An action is left out when the page already has a real control for it (the pool
 builder, the GM dashboard's opposition, difficulty, bonus dice, points and contest
-controls, the card menu's quick actions), or when one of its fields is a nested
-shape (a pool, a contest's state, a list of people) that only its own control
-builds: nobody at the table types JSON. Those are still played, from their
-controls, the sheet page or the API; the page names them.
+controls, the contest box, the card menu's quick actions); `control_of` names it, and
+the page says where. Every other action gets a form when each of its fields is plain
+(a number, a switch, a choice, a die, a line of text) or one the game declares a
+picker for (rules.kit.ui.FieldControl, table/action_forms.py): nobody types JSON.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rules.kit.actions import Action
 
 from .forms import plain_fields
 
 # Actions with a control of their own on the dashboard, whatever the game.
-DASHBOARD_ACTIONS = frozenset(
-    {"set_difficulty", "grant_bonus_dice", "give_points", "contest_start"}
-)
+DASHBOARD_ACTIONS = {
+    "set_difficulty": "the GM dashboard's difficulty",
+    "grant_bonus_dice": "the GM dashboard's bonus dice",
+    "give_points": "the GM dashboard's points",
+    "contest_start": "the GM dashboard's contest",
+}
+# A contest's moves (SER-6, SER-7, SMV-10), wherever the game has contests.
+CONTEST_MOVES = {
+    "contest_roll": "the pool builder, on the side's turn",
+    "contest_give_in": "the contest box on the scene panel",
+    "contest_stress": "the contest box on the scene panel",
+}
 
 
-def has_own_control(game, action: Action) -> bool:
-    if action.name in DASHBOARD_ACTIONS or action.name in game.ui.card_actions:
-        return True
-    if action.name == game.ui.opposition.action:
-        return True
-    return game.builder is not None and action.name == game.builder.roll_action
+def control_of(game, action: Action) -> str:
+    """Where the page plays the action with a control of its own, or ""."""
+    name = action.name
+    if name in DASHBOARD_ACTIONS:
+        return DASHBOARD_ACTIONS[name]
+    if name in CONTEST_MOVES:
+        return CONTEST_MOVES[name]
+    if name in game.ui.played_elsewhere:
+        return game.ui.played_elsewhere[name]
+    if name in game.ui.card_actions:
+        return "the roll card's menu"
+    if name == game.ui.opposition.action:
+        return "the GM dashboard's Roll opposition"
+    if game.builder is not None and name == game.builder.roll_action:
+        return "the pool builder"
+    return ""
 
 
-def more_actions(game) -> tuple[list[Action], list[Action]]:
-    """(offered as plain forms, played from their own controls), in the game's order."""
+def field_controls(game, action: Action) -> Mapping:
+    """The pickers the game declares for the action's nested fields."""
+    return game.ui.action_fields.get(action.name, {})
+
+
+def has_form(game, action: Action) -> bool:
+    return plain_fields(action, field_controls(game, action))
+
+
+def more_actions(game) -> tuple[list[Action], list[tuple[Action, str]]]:
+    """(offered as forms, (action, where it is played) for those with their own
+    control), in the game's order. An action the game declares pickers for is offered
+    even beside its own control. An action with neither is in neither list."""
     offered: list[Action] = []
-    elsewhere: list[Action] = []
+    elsewhere: list[tuple[Action, str]] = []
     for action in game.actions.values():
-        if has_own_control(game, action) or not plain_fields(action):
-            elsewhere.append(action)
-        else:
-            offered.append(action)
+        where = control_of(game, action)
+        declared = action.name in game.ui.action_fields
+        if where and not declared:
+            elsewhere.append((action, where))
+        elif has_form(game, action):
+            offered.append(action)  # a control elsewhere may miss a case (a GM side)
     return offered, elsewhere

@@ -1,15 +1,15 @@
 """Forms for table actions.
 
-`ActionForm` is built from any rules Action's schema, so every action of every
-system has a form: plain fields for numbers, switches, choices, dice and text,
-and a JSON box (pre-filled with the action's documented example) for nested
-parts such as pools or contest state. The hand-made forms below cover what the
-GM does most: opposition pools, difficulty, plot points, scenes.
+`ActionForm` is built from a rules Action's schema: plain fields for numbers,
+switches, choices, dice and text. A field the schema leaves nested (a pool, a
+roller, a list of people, state the table keeps) is asked for as the game declares
+it (rules.kit.ui.FieldControl) by the pickers of table/action_forms.py, or filled
+by the table; nobody types JSON. The hand-made forms below cover what the GM does
+most: opposition pools, difficulty, plot points, scenes.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +27,6 @@ PLAYER_VISIBILITY_CHOICES = [
     ("public", "Public: everyone sees it"),
     ("blind", "Blind: only the GM sees it until revealed"),
 ]
-MAX_JSON = 16 * 1024
 
 
 def _bounds(spec: Mapping) -> tuple[int | None, int | None]:
@@ -47,7 +46,7 @@ def _help(spec: Mapping) -> str:
 def _kind(spec: object) -> str:
     if not isinstance(spec, Mapping):
         return "json"
-    kind = str(spec.get("type", "")).lower()
+    kind = str(spec.get("type", "")).lower().removesuffix(" or null")
     if kind in ("int", "integer"):
         return "int"
     if kind in ("bool", "boolean"):
@@ -61,22 +60,32 @@ def _kind(spec: object) -> str:
     return "json"
 
 
-def plain_fields(action: Action) -> bool:
+def plain_fields(action: Action, controls: Mapping[str, Any] | None = None) -> bool:
     """Whether every field of the action has a control of its own (a number, a switch,
-    a choice, a die, a line of text): its form asks for no JSON."""
-    return all(_kind(spec) != "json" for spec in action.schema.values())
+    a choice, a die, a line of text, or a picker the game declares in `controls`)."""
+    controls = controls or {}
+    return all(_kind(spec) != "json" or name in controls for name, spec in action.schema.items())
 
 
 class ActionForm(forms.Form):
     """A form for one rules action, from its schema; `request()` gives the rules request."""
 
-    def __init__(self, action: Action, *args: Any, gm: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        action: Action,
+        *args: Any,
+        gm: bool = False,
+        controls: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         self.action = action
         self.kinds: dict[str, str] = {}
         super().__init__(*args, **kwargs)
         example = dict(action.example or {})
         for name, spec in action.schema.items():
             kind = _kind(spec)
+            if kind == "json" or name in (controls or {}):
+                continue  # a picker of table/action_forms.py, or filled by the table
             self.kinds[name] = kind
             label = name.replace("_", " ").capitalize()
             help_text = _help(spec) if isinstance(spec, Mapping) else ""
@@ -95,16 +104,8 @@ class ActionForm(forms.Form):
                 field = forms.ChoiceField(required=False, choices=choices, initial=initial)
             elif kind == "die":
                 field = forms.ChoiceField(required=False, choices=DIE_CHOICES, initial=initial)
-            elif kind == "text":
-                field = forms.CharField(required=False, max_length=300, initial=initial)
             else:
-                field = forms.CharField(
-                    required=False,
-                    widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-                    initial=None if initial is None else json.dumps(initial),
-                    help_text="JSON. " + help_text,
-                )
-                help_text = field.help_text
+                field = forms.CharField(required=False, max_length=300, initial=initial)
             field.label = label
             field.help_text = help_text
             self.fields[name] = field
@@ -113,24 +114,6 @@ class ActionForm(forms.Form):
             initial="public",
             required=False,
         )
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        for name, kind in self.kinds.items():
-            if kind != "json":
-                continue
-            raw = (data.get(name) or "").strip()
-            if not raw:
-                data[name] = None
-                continue
-            if len(raw) > MAX_JSON:
-                self.add_error(name, "That is too long.")
-                continue
-            try:
-                data[name] = json.loads(raw)
-            except ValueError as error:
-                self.add_error(name, f"Not valid JSON: {error.msg} (line {error.lineno}).")
-        return data
 
     def request(self) -> dict[str, Any]:
         """The rules request: fields left empty are left out (the rules apply defaults)."""

@@ -26,7 +26,8 @@ from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
 from . import actions, live_pool, recent_pools, visibility
-from .action_menu import more_actions
+from .action_forms import PickError, Pickers, field_value, picker_rows, pickers_for, table_params
+from .action_menu import field_controls, more_actions
 from .builder import (
     build,
     builder_inputs,
@@ -53,11 +54,10 @@ from .scene_panel import (
     visible_events,
     visible_sheets,
 )
-from .view_support import error_text, sheet_id_of, spend, whole_number
+from .view_support import error_text, sheet_id_of, spend
 
 PAGE_SIZE = 20
 CONTEST_ROLL = "contest_roll"  # a contest side's roll (SER-6, SMV-10)
-TABLE_PARAMS = ("contest", "target", "roll", "from_seq", "task", "chase", "tracker")
 
 
 # --------------------------------------------------------------------------- the page and its log
@@ -81,13 +81,26 @@ def _event_page(campaign: Campaign, membership: Membership, before: int | None):
     return page, more
 
 
-def _action_forms(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
-    """The "More actions" forms: actions with plain fields and no control elsewhere."""
+def _action_forms(
+    campaign: Campaign, membership: Membership, state: Mapping
+) -> tuple[list[dict[str, Any]], Pickers | None]:
+    """The "More actions" forms (actions with no control elsewhere), with the pickers
+    this member may choose from."""
     offered, _ = more_actions(campaign.game)
-    return [
-        {"action": action, "form": ActionForm(action, gm=membership.is_gm, prefix=action.name)}
-        for action in offered
-    ]
+    if not offered:
+        return [], None
+    controls = [c for a in offered for c in field_controls(campaign.game, a).values()]
+    pickers = pickers_for(campaign, membership, state, controls)
+    return [action_entry(campaign, membership, action, pickers) for action in offered], pickers
+
+
+def action_entry(
+    campaign: Campaign, membership: Membership, action, pickers: Pickers, data=None
+) -> dict[str, Any]:
+    """One More-actions form: its plain fields and its pickers."""
+    controls = field_controls(campaign.game, action)
+    form = ActionForm(action, data, gm=membership.is_gm, controls=controls, prefix=action.name)
+    return {"action": action, "form": form, "pickers": picker_rows(action, controls, pickers)}
 
 
 @login_required
@@ -99,6 +112,9 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     events, more = _event_page(campaign, membership, None)
     session = session_assets(campaign, membership)
     characters = character_rows(campaign, membership)
+    forms_and_pickers = (
+        _action_forms(campaign, membership, state) if membership.can_play else ([], None)
+    )
     builders = [
         builder_context(campaign, membership, sheet, {}, state, session=session)
         for sheet in playable_sheets(campaign, membership, request.user)
@@ -125,7 +141,8 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
         "chat_sheets": playable_sheets(campaign, membership, request.user),
-        "action_forms": _action_forms(campaign, membership) if membership.can_play else [],
+        "action_forms": forms_and_pickers[0],
+        "pickers": forms_and_pickers[1],
         "actions_elsewhere": more_actions(campaign.game)[1] if membership.can_play else [],
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(
@@ -290,56 +307,74 @@ def roll_request(
 @login_required
 @require_POST
 def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
-    """Any action of the campaign's system, from its generic form (table/forms.py)."""
+    """Any action of the campaign's system, from its form (table/forms.py) and pickers
+    (table/action_forms.py): the member names things, the table fills the values."""
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     game = campaign.game
     if action_name not in game.actions:
         raise Http404("No such action")
     action = game.actions[action_name]
-    form = ActionForm(action, request.POST, gm=membership.is_gm, prefix=action.name)
+    controls = field_controls(game, action)
+    state = scene_state(campaign, membership)
+    pickers = pickers_for(campaign, membership, state, controls.values())
+    entry = action_entry(campaign, membership, action, pickers, request.POST)
+    form = entry["form"]
     message = error = ""
     if form.is_valid():
-        req = form.request()
-        table = _table_params(request.POST)
-        if table:
-            req["table"] = table
         try:
+            req, sheet_id = picked_request(campaign, membership, pickers, form, request.POST)
             spend(campaign, request.user)
             event = actions.perform(
                 campaign,
                 request.user,
                 action.name,
                 req,
-                sheet_id=sheet_id_of(request.POST),
+                sheet_id=sheet_id,
                 visibility=form.visibility,
             )
             message = visibility.acknowledgement(
                 event, visibility.audience_of(membership), f"{action.title}: done."
             )
-        except (actions.ActionError, RulesError) as exc:
+        except (PickError, actions.ActionError, RulesError) as exc:
             error = error_text(exc)
     else:
         error = "Check the fields marked below."
     if not request.htmx:
         return redirect("table", campaign.pk)
+    if message:  # the lists as they are now (the new roll among the earlier ones)
+        pickers = pickers_for(
+            campaign, membership, scene_state(campaign, membership), controls.values()
+        )
+        entry["pickers"] = picker_rows(action, controls, pickers)
     context = {
         "campaign": campaign,
         "membership": membership,
-        "entry": {"action": action, "form": form},
+        "entry": entry,
+        "pickers": pickers,
         "message": message,
         "error": error,
-        "all_sheets": list(visible_sheets(campaign, membership)),
         "selected_sheet": sheet_id_of(request.POST),
     }
     return render(request, "table/page.html#action-form", context)
 
 
-def _table_params(data: Mapping) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in TABLE_PARAMS:
-        raw = str(data.get(f"table_{key}", "") or "").strip()
-        if not raw:
-            continue
-        number = whole_number(raw)
-        out[key] = number if number is not None else raw[:80]
-    return out
+def picked_request(
+    campaign: Campaign, membership: Membership, pickers: Pickers, form: ActionForm, data
+) -> tuple[dict[str, Any], int | None]:
+    """(the rules request, the acting character's id) from a valid form and its picks;
+    PickError for a pick this member may not make."""
+    req = form.request()
+    raw_sheet = str(data.get("sheet", "") or "").strip()
+    acting = pickers.sheet(raw_sheet) if raw_sheet else None
+    prefix = form.action.name
+    controls = field_controls(campaign.game, form.action)
+    for name in sorted(controls, key=lambda n: bool(controls[n].like)):  # "like" ones last
+        value = field_value(
+            campaign, membership, pickers, name, controls[name], data, prefix, acting, req
+        )
+        if value is not None:
+            req[name] = value
+    table = table_params(pickers, membership, campaign, data)
+    if table:
+        req["table"] = table
+    return req, acting.pk if acting is not None else None

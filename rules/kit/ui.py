@@ -103,6 +103,45 @@ class PoolAdditions:
         return out
 
 
+# How the table page's "More actions" form asks for a field its schema leaves nested.
+POOL, DICE, CHARACTER, PEOPLE, FROM_TABLE = "pool", "dice", "character", "people", "from_table"
+KEPT_DICE = "kept_dice"
+
+
+@dataclass(frozen=True)
+class FieldControl:
+    """One nested field of an action as the More-actions form asks for it, so nobody
+    types JSON: the member picks, the server fills the values.
+
+    kind POOL: a character's traits, ticked and turned into the pool builder's request
+    (the same request its Roll button makes); `whose` is "acting" (the form's character)
+    or "picked" (a character chosen beside the traits, its id put under `sheet_key`);
+    `take` keeps only those keys of the builder's request, or `only` the value of one.
+    kind DICE: dice picked by size and name, each in `group`. kind PEOPLE: characters
+    picked, as their names (`by_id`: as {"sheet_id": id} each, for the table to read
+    their sheets, with the rolled keys of the field `like` names copied in: they
+    roll the same); CHARACTER: one character's name. kind KEPT_DICE: dice of a roll
+    the scene keeps (its state's `source`: {seq: {"dice": [...]}}), picked into `slots`
+    ((slot, how many dice), ...): the value is {slot: index, or [indices]}, or the one
+    index when the one slot is named ""; the roll picked is the request's table.roll. kind FROM_TABLE: the
+    table fills it from the sheet, the scene or an earlier roll, so it is not asked.
+    `wrap` puts the value under that key; `label` names the field on the form.
+    """
+
+    kind: str
+    whose: str = "acting"
+    sheet_key: str = ""
+    take: tuple[str, ...] = ()
+    only: str = ""
+    group: str = ""
+    wrap: str = ""
+    label: str = ""
+    by_id: bool = False
+    like: str = ""
+    source: str = ""
+    slots: tuple[tuple[str, int], ...] = ()
+
+
 @dataclass(frozen=True)
 class GameUi:
     """What the table and sheet pages need to know of a game besides its rules.
@@ -122,6 +161,9 @@ class GameUi:
     name, each reading its form into the action's request. rating_labels: sheet group
     key -> (the add form's label, the column's title) for a rating that is not one.
     additions: what the GM may add to a player's pool while it is built.
+    action_fields: action name -> field -> FieldControl, for the fields the action's
+    schema leaves nested (the More-actions form's pickers). played_elsewhere: action
+    name -> where the pages play it besides the table (the sheet page).
     """
 
     panel_counters: tuple[str, ...] | None = None
@@ -139,6 +181,8 @@ class GameUi:
     card_actions: Mapping[str, CardAction] = field(default_factory=dict)
     rating_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     additions: PoolAdditions = PoolAdditions()
+    action_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)
+    played_elsewhere: Mapping[str, str] = field(default_factory=dict)
 
     def rating_label(self, group_key: str) -> tuple[str, str]:
         return self.rating_labels.get(group_key, ("Rating of", "Rating"))

@@ -6,7 +6,12 @@ reactor rather than from the dashboard."""
 
 from __future__ import annotations
 
-from ..kit.ui import GameUi, OppositionRoll
+from ..kit.ui import CHARACTER, FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, OppositionRoll
+
+# PER-6, PER-7, PER-8: banks and the reactor come from the sheets (the reactor is the
+# form's other character); helpers are picked as characters.
+FROM_THE_TABLE = FieldControl(FROM_TABLE)
+ASSISTANTS = FieldControl(PEOPLE, label="Who assists")
 
 UI = GameUi(
     panel_counters=("criticals", "potential_threshold"),
@@ -21,4 +26,17 @@ UI = GameUi(
         ),
     ),
     rating_labels={"skills": ("Dice for", "Dice (d10s)")},
+    action_fields={
+        "assist": {
+            "primary_actor": FieldControl(CHARACTER, label="Who acts"),
+            "assistants": ASSISTANTS,
+        },
+        "give_critical": {"giver": FROM_THE_TABLE, "receiver": FROM_THE_TABLE},
+        "concerted_effort": {
+            "coordinator": FieldControl(POOL, only="actor", label="The coordinator's roll"),
+            "contributors": FieldControl(PEOPLE, by_id=True, label="Who contributes"),
+            "reactor": FROM_THE_TABLE,
+            "assistants": ASSISTANTS,
+        },
+    },
 )

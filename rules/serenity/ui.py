@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import SITUATION_POOL, GameUi, PoolAdditions
+from ..kit.ui import DICE, FROM_TABLE, POOL, SITUATION_POOL, FieldControl, GameUi, PoolAdditions
 
 
 def activate_complication(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -17,11 +17,30 @@ def activate_complication(form: Mapping[str, Any]) -> dict[str, Any]:
     return {"complication": str(form.get("complication", "")).strip()[:80]}
 
 
+# SER-5: the GM runs a test with the player's pool from their sheet and the situation's dice.
+TEST_FIELDS = {
+    "player": FieldControl(POOL, take=("pool", "plot_points"), label="The player's pool"),
+    "opposition": FieldControl(DICE, group="situation", wrap="pool", label="The opposition's dice"),
+}
+FROM_THE_TABLE = FieldControl(FROM_TABLE)
+
 UI = GameUi(
     challenge_groups=("values",),
     opposition=SITUATION_POOL,
     card_help=", activate complications",
     card_actions={"activate_complication": activate_complication},
+    action_fields={
+        "test": TEST_FIELDS,
+        # SER-6, SMV-10: a GM side with no GM character rolls the dice the GM picks.
+        "contest_roll": {
+            "contest": FROM_THE_TABLE,
+            "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
+        },
+        "benefit": {"winner_pool": FROM_THE_TABLE, "loser_pool": FROM_THE_TABLE},
+        "awareness_pool": {"stylins": FROM_THE_TABLE, "refinements": FROM_THE_TABLE},
+        "stress": {"stress": FROM_THE_TABLE},
+        "activate_complication": {"complications": FROM_THE_TABLE},
+    },
     additions=PoolAdditions(
         groups=("complications", "stress"),
         note="SER-1: the other side's complications and stress join the roller's pool.",

@@ -11,13 +11,29 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..kit.ui import SITUATION_POOL, GameUi, PoolAdditions, small_int
+from ..kit.ui import (
+    DICE,
+    FROM_TABLE,
+    POOL,
+    SITUATION_POOL,
+    FieldControl,
+    GameUi,
+    PoolAdditions,
+    small_int,
+)
 
 
 def trouble(form: Mapping[str, Any]) -> dict[str, Any]:
     """SMV-9: the GM pays for the 1s the card offers, adding them to the Trouble Pool."""
     return {"operation": "add", "ones": small_int(form.get("ones")) or 1}
 
+
+# SMV-10: the GM runs a test with the player's pool from their sheet and the situation's dice.
+TEST_FIELDS = {
+    "player": FieldControl(POOL, take=("pool", "plot_points"), label="The player's pool"),
+    "opposition": FieldControl(DICE, group="situation", wrap="pool", label="The opposition's dice"),
+}
+FROM_THE_TABLE = FieldControl(FROM_TABLE)
 
 UI = GameUi(
     challenge_groups=("values", "relationships"),
@@ -30,4 +46,16 @@ UI = GameUi(
         note="SMV-4: the opponent's stress joins the pool (free once, then 1 plot point "
         "each); SMV-5: an opponent's Limit adds three dice of its size.",
     ),
+    action_fields={
+        "test": TEST_FIELDS,
+        # SER-6, SMV-10: a GM side with no GM character rolls the dice the GM picks.
+        "contest_roll": {
+            "contest": FROM_THE_TABLE,
+            "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
+            "side_pool": FieldControl(DICE, group="situation", label="Side dice"),
+            "trouble_pool": FROM_THE_TABLE,
+        },
+        "stress": {"stress": FROM_THE_TABLE},
+        "trouble": {"trouble_pool": FROM_THE_TABLE},
+    },
 )

@@ -5,7 +5,7 @@ UNI-2), success is 9 (UNI-1), and the GM's opposition is a task."""
 
 from __future__ import annotations
 
-from ..kit.ui import GameUi, OppositionRoll
+from ..kit.ui import PEOPLE, POOL, FieldControl, GameUi, OppositionRoll
 from .odds import SUCCESS
 from .rolls import DIFFICULTIES, ROLL_KINDS
 
@@ -19,6 +19,10 @@ BUILDER_KINDS = (
 # UNI-4: (key, name, default modifier) of each named difficulty.
 DIFFICULTY_CHOICES = tuple((key, d.label, d.default) for key, d in DIFFICULTIES.items())
 
+# UNI-5, UNI-13: each roller is a character, its ratings ticked from its sheet.
+ACTING_ROLL = FieldControl(POOL, label="Your roll")
+OTHER_ROLL = FieldControl(POOL, whose="picked", sheet_key="sheet_id", label="The other side's roll")
+
 UI = GameUi(
     difficulty_is_target=False,
     builder_from_table=True,
@@ -30,4 +34,20 @@ UI = GameUi(
         action="task",
         extra={"kind": "task"},
     ),
+    action_fields={
+        "resisted": {"attacker": ACTING_ROLL, "defender": OTHER_ROLL},
+        "chase": {"runner": ACTING_ROLL, "chaser": OTHER_ROLL},
+        "jump": {"acrobatics": FieldControl(POOL, label="Acrobatics roll")},
+        "fear_test": {"modifiers": FieldControl(POOL, only="modifiers", label="Qualities")},
+        # UNI-10: the leader's task, and the others who roll the same one.
+        "working_together": {
+            "leader": FieldControl(POOL, label="The leader's roll"),
+            "helpers": FieldControl(PEOPLE, by_id=True, like="leader", label="Who helps"),
+            "participants": FieldControl(
+                PEOPLE, by_id=True, like="leader", label="Who rolls (a long task)"
+            ),
+        },
+    },
+    # UNI-8: a Guest Star's or Adversary's scores are computed on its sheet page.
+    played_elsewhere={"ability_scores": "the sheet page of a Guest Star or Adversary"},
 )

@@ -129,10 +129,10 @@ def test_a_serenity_contest_to_the_end_with_stress(table, client_for, gm, player
         {"dice": "d6 Thugs", "visibility": "public"},
         **HX,
     )
-    # the GM roll above is a plain roll; the contest move is made through the generic form
+    # the GM roll above is a plain roll; the GM side's move is picked on its form
     move = gm_client.post(
         reverse("table_act", args=[campaign.pk, "contest_roll"]),
-        {"contest_roll-pool": '[{"die": "d4", "trait": "Thugs", "group": "situation"}]'},
+        {"contest_roll-pool-die": "d4", "contest_roll-pool-die_name": "Thugs"},
         **HX,
     )
     assert "✓" in move.content.decode(), move.content.decode()
@@ -149,7 +149,7 @@ def test_a_serenity_contest_to_the_end_with_stress(table, client_for, gm, player
         else:
             gm_client.post(
                 reverse("table_act", args=[campaign.pk, "contest_roll"]),
-                {"contest_roll-pool": '[{"die": "d4", "trait": "Thugs", "group": "situation"}]'},
+                {"contest_roll-pool-die": "d4", "contest_roll-pool-die_name": "Thugs"},
                 **HX,
             )
     assert contest["status"] in ("stress_pending", "over", "given_in")
@@ -201,9 +201,11 @@ def test_every_action_is_offered_without_json_and_reports_errors(table, client_f
     assert offered or elsewhere
     for action in offered:
         assert f'id="action-{action.name}"' in page
-    listed = re.search(r'class="muted small actions-elsewhere">(.*?)</p>', page, re.S).group(1)
-    for action in elsewhere:
-        assert f'id="action-{action.name}"' not in page and action.title in listed
+    listed = html.unescape(
+        re.search(r'<ul class="muted small actions-elsewhere">(.*?)</ul>', page, re.S).group(1)
+    )
+    for action, where in elsewhere:
+        assert f'id="action-{action.name}"' not in page and f"{action.title}: on {where}" in listed
     assert "<textarea" not in page and "JSON. " not in page
     bad = client_for(gm).post(
         reverse("table_act", args=[campaign.pk, "stress"]), {"stress-die": "d6"}, **HX
