@@ -24,6 +24,8 @@ is never used, so a hook made between two events gets the second.
 
 from __future__ import annotations
 
+import logging
+
 from django.core.cache import cache
 from django.db import transaction
 
@@ -39,24 +41,38 @@ def holds_gm_detail(event: TableEvent) -> bool:
     return gate.is_hidden(event) or bool(event.params.get("secret_difficulty"))
 
 
-HOOKS_TTL = 60 * 60
+HOOKS_TTL = 10 * 60
+log = logging.getLogger(__name__)
 
 
 def _keys(campaign_id: int) -> tuple[str, str]:
     return f"integrations.hooks.gen.{campaign_id}", f"integrations.hooks.none.{campaign_id}"
 
 
+def stored_hooks(campaign_id: int) -> list[tuple[int, str]]:
+    return list(Webhook.objects.filter(campaign_id=campaign_id).values_list("pk", "audience"))
+
+
 def campaign_hooks(campaign_id: int) -> list[tuple[int, str]]:
     """The campaign's hooks as (pk, audience); none without a query while the cache
     says so under the campaign's current generation."""
     generation_key, none_key = _keys(campaign_id)
-    found = cache.get_many([generation_key, none_key])
+    try:
+        found = cache.get_many([generation_key, none_key])
+    except Exception:  # noqa: BLE001 - the cache down costs a query, never a roll
+        log.exception("discord hooks: cache unavailable")
+        found = None
+    if found is None:
+        return stored_hooks(campaign_id)
     generation = found.get(generation_key, 0)
     if none_key in found and found[none_key] == generation:
         return []
-    hooks = list(Webhook.objects.filter(campaign_id=campaign_id).values_list("pk", "audience"))
+    hooks = stored_hooks(campaign_id)
     if not hooks:
-        cache.set(none_key, generation, HOOKS_TTL)
+        try:
+            cache.set(none_key, generation, HOOKS_TTL)
+        except Exception:  # noqa: BLE001 - the next roll asks the database again
+            log.exception("discord hooks: cache unavailable")
     return hooks
 
 
@@ -66,12 +82,15 @@ def forget_hooks(campaign_id: int) -> None:
     generation_key, _ = _keys(campaign_id)
 
     def move_on() -> None:
-        if cache.add(generation_key, 1, None):
-            return
         try:
-            cache.incr(generation_key)
-        except ValueError:  # evicted in between
-            cache.add(generation_key, 1, None)
+            if cache.add(generation_key, 1, None):
+                return
+            try:
+                cache.incr(generation_key)
+            except ValueError:  # evicted in between
+                cache.add(generation_key, 1, None)
+        except Exception:  # noqa: BLE001 - "none" then lapses by HOOKS_TTL at the latest
+            log.exception("discord hooks: cache unavailable")
 
     move_on()
     transaction.on_commit(move_on)

@@ -518,6 +518,7 @@ def perform_in(
             seq=head.last_seq + 1,
             scene=scene,
             sheet=sheet,
+            declared_params=frozenset(handler.table_params),
         )
         handler.authorize(ctx)
         handler.prepare(ctx)

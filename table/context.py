@@ -38,6 +38,11 @@ __all__ = ["ActionError", "Character", "Context", "empty_state", "lock_session",
 # --------------------------------------------------------------------------- reading sheets
 
 
+class UndeclaredTableParam(RuntimeError):
+    """A transition read a table option it does not declare: a mistake in the code,
+    found by the tests, never a player's (the page would not have offered it)."""
+
+
 class Character:
     """A sheet with its traits and counters, read once per action."""
 
@@ -133,6 +138,8 @@ class Context:
     _state: SceneState | None = None
     _before: str = ""  # the state as first read (canonical JSON), for undo_plan
     session_changed: bool = False
+    # The table options the running transition reads (its table_params); None: any.
+    declared_params: frozenset[str] | None = None
     _session: SessionState | None = None
     _session_before: str = ""
     _characters: dict[int, Character] = field(default_factory=dict)
@@ -296,7 +303,15 @@ class Context:
         if not self.is_gm:
             raise ActionError(f"Only the GM can {what}.")
 
+    def _declared(self, key: str) -> None:
+        if self.declared_params is not None and key not in self.declared_params:
+            raise UndeclaredTableParam(
+                f"“{self.action.name if self.action else '?'}” reads table.{key}: "
+                "name it in its transition's table_params"
+            )
+
     def param_int(self, key: str) -> int | None:
+        self._declared(key)
         value = self.params.get(key)
         if value is None or value == "":
             return None
@@ -307,6 +322,7 @@ class Context:
         return value
 
     def param_str(self, key: str, default: str = "") -> str:
+        self._declared(key)
         value = self.params.get(key, default)
         if not isinstance(value, str) or len(value) > 80:
             raise ActionError(f"table.{key} must be text of at most 80 characters.")

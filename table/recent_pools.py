@@ -11,6 +11,7 @@ follows the player from phone to laptop; it is not table state and is never logg
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.http import QueryDict
 
 from rules.kit.builder import Pool, all_choices
 
+log = logging.getLogger(__name__)
 KEPT = 3
 TTL = 60 * 60 * 24 * 30  # a month between sessions
 
@@ -28,7 +30,11 @@ def _key(campaign_id: int, sheet_id: int) -> str:
 
 
 def recall(campaign_id: int, sheet_id: int) -> list[dict[str, Any]]:
-    kept = cache.get(_key(campaign_id, sheet_id))
+    try:
+        kept = cache.get(_key(campaign_id, sheet_id))
+    except Exception:  # noqa: BLE001 - a convenience: the cache down shows none
+        log.exception("recent pools: cache unavailable")
+        return []
     return [p for p in kept if isinstance(p, dict)] if isinstance(kept, list) else []
 
 
@@ -45,7 +51,10 @@ def remember(campaign_id: int, sheet_id: int, pool: Pool) -> None:
     }
     same = (entry["traits"], entry["assets"])
     older = [p for p in recall(campaign_id, sheet_id) if (p["traits"], p["assets"]) != same]
-    cache.set(_key(campaign_id, sheet_id), [entry, *older][:KEPT], TTL)
+    try:
+        cache.set(_key(campaign_id, sheet_id), [entry, *older][:KEPT], TTL)
+    except Exception:  # noqa: BLE001 - the roll is made; only its shortcut is not kept
+        log.exception("recent pools: cache unavailable")
 
 
 def with_recent(data: Mapping, campaign_id: int, sheet_id: int) -> Mapping:

@@ -286,6 +286,7 @@ def _table_owned(specs, key: object, what: str):
 
 
 class SetCounter(Transition):
+    table_params = ("version",)
     """The GM sets a table-owned counter (plot points, Drama Points, Life Points,
     criticals, ...): the value is checked as the sheet form checks it, and the change
     is an event in the log, voidable like any other."""
@@ -323,6 +324,7 @@ class SetCounter(Transition):
 
 
 class SetDie(Transition):
+    table_params = ("version",)
     """The GM sets a die in a table-owned group; a new name adds a trait there and no
     die removes one (a fixed trait, a stress type, keeps its row without a die)."""
 

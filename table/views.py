@@ -54,6 +54,7 @@ from .scene_panel import (
     visible_events,
     visible_sheets,
 )
+from .state import handler_for
 from .view_support import error_text, sheet_id_of, spend
 
 PAGE_SIZE = 20
@@ -100,7 +101,13 @@ def action_entry(
     """One More-actions form: its plain fields and its pickers."""
     controls = field_controls(campaign.game, action)
     form = ActionForm(action, data, gm=membership.is_gm, controls=controls, prefix=action.name)
-    return {"action": action, "form": form, "pickers": picker_rows(action, controls, pickers)}
+    return {
+        "action": action,
+        "form": form,
+        "pickers": picker_rows(action, controls, pickers),
+        # The table options this action's transition reads: the form asks for those only.
+        "table_params": handler_for(campaign.game, action.name).table_params,
+    }
 
 
 @login_required

@@ -143,6 +143,7 @@ class GmPool(Transition):
 
 
 class KeptRollMove(Transition):
+    table_params = ("roll",)
     """CTX-2 and CTX-3 after the roll: the character's kept roll (its dice, its difficulty)
     comes from the scene, and the new dice go back there."""
 
@@ -183,6 +184,7 @@ class Resplit(KeptRollMove):
 
 
 class BuyHitch(Transition):
+    table_params = ("roll",)
     """CTX-4: the GM buys a player's hitch (+1 plot point to them); players buy the GM's."""
 
     needs_scene = True

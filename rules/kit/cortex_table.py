@@ -349,6 +349,7 @@ class ContestStart(Transition):
 
 
 class ContestStep(Transition):
+    table_params = ("contest",)
     """A step of a contest going on: who may take it is decided in prepare, once the
     contest (and whose move it is) is known."""
 

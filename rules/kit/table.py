@@ -209,6 +209,9 @@ class Transition:
     public_only = False  # changes what everyone sees: cannot be secret or blind
     gm_only = False
     sheet_required = False  # even for the GM
+    # The table options it reads (ctx.param_int, ctx.param_str): the page asks for these
+    # only, and the table refuses to read one not named here.
+    table_params: tuple[str, ...] = ()
 
     def authorize(self, ctx: Table) -> None:
         if self.gm_only:

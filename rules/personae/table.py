@@ -175,6 +175,8 @@ def fill_opposition(ctx: Table) -> None:
 
 
 class Challenge(Transition):
+    table_params = ("target",)
+
     def prepare(self, ctx: Table) -> None:
         actor = fill_per_side(ctx, ctx.request.get("actor"), ctx.sheet, banks=True)
         ctx.request["actor"] = take_bonus_dice(ctx, actor, ctx.sheet)
@@ -256,6 +258,7 @@ class SpendCritical(Transition):
 
 
 class GiveCritical(Transition):
+    table_params = ("target",)
     """PER-6: from the giver's bank to the receiver's (both read from their sheets)."""
 
     sheet_required = True

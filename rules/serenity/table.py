@@ -141,6 +141,7 @@ def extraordinary_test(ctx: Table) -> LoggedEvent:
 
 
 class Benefit(Transition):
+    table_params = ("roll",)
     """SER-10 after a test: the margin, both pools and who won come from the logged test
     (table.roll); the winner's player picks (the GM for the GM's side). The GM may also
     name a benefit for a roll-off the table did not record, free-form."""

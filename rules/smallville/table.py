@@ -186,6 +186,7 @@ class Trouble(Transition):
 
 
 class ShutDown(Transition):
+    table_params = ("target",)
     """SMV-5: shutting down an Ability costs a plot point, unless its holder was stressed
     out of the scene."""
 

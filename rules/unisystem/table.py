@@ -142,6 +142,7 @@ class UniTask(Transition):
 
 
 class UniResisted(Transition):
+    table_params = ("target",)
     """UNI-5: a player's defender is a character, named by `sheet_id` or table.target."""
 
     def prepare(self, ctx: Table) -> None:
@@ -179,6 +180,7 @@ class UniAttributes(Transition):
 
 
 class UniLifePoints(Transition):
+    table_params = ("target",)
     """UNI-9: damage and healing change the target's Life Points."""
 
     def authorize(self, ctx: Table) -> None:
@@ -228,6 +230,7 @@ def total_from(ctx: Table, key: str) -> None:
 
 
 class LengthyTask(Transition):
+    table_params = ("task", "from_seq")
     """UNI-11: a tracker per named task, kept for the scene."""
 
     needs_scene = True
@@ -261,6 +264,7 @@ class LengthyTask(Transition):
 
 
 class WorkingTogether(Transition):
+    table_params = ("task",)
     """UNI-10: rollers named by sheet take their ratings; a long task can feed a tracker."""
 
     def prepare(self, ctx: Table) -> None:
@@ -306,6 +310,7 @@ class WorkingTogether(Transition):
 
 
 class Chase(Transition):
+    table_params = ("chase",)
     """UNI-13: the lead is kept per named chase; caught or escaped ends it."""
 
     needs_scene = True

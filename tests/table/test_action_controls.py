@@ -14,10 +14,12 @@ import pytest
 from django.urls import reverse
 
 from rules.registry import SYSTEMS
+from rules.serenity.table import Benefit
 from sheets.models import Sheet
 from sheets.services import create_sheet
 from table import actions
 from table.action_menu import control_of, has_form, more_actions
+from table.context import UndeclaredTableParam
 from table.models import TableEvent
 from tests.table.page_fixtures import (  # noqa: F401
     build_sheet,
@@ -275,8 +277,10 @@ def test_a_players_form_lists_no_hidden_roll_and_no_hidden_character(
     gm_page = client_for(gm).get(reverse("table", args=[campaign.pk])).content.decode()
     assert str(secret.seq) in _options(gm_page, "table_roll")
     assert str(secret.seq) not in _options(player_page, "table_roll")
-    assert str(shadow.pk) in _options(gm_page, "table_target")
-    assert str(shadow.pk) not in _options(player_page, "table_target")
+    # Every list of characters on the forms (who acts, whose traits, the other character).
+    characters = r'[^"]*(?:sheet|target)'
+    assert str(shadow.pk) in _options(gm_page, characters)
+    assert str(shadow.pk) not in _options(player_page, characters)
     assert "Shadow" not in player_page
 
 
@@ -361,3 +365,30 @@ def test_unisystem_helpers_roll_the_leaders_task_from_their_own_sheets(
     helper = event.request["helpers"][0]
     assert helper["name"] == "Pal" and helper["skill_name"] == "Gun Fu"
     assert helper["attribute"] == 4  # Pal's own Dexterity, read from the sheet
+
+
+def _form_of(page: str, action: str) -> str:
+    start = page.index(f'id="action-{action}"')
+    return page[start : page.index("</form>", start)]
+
+
+def test_a_form_asks_only_for_the_table_options_its_rule_reads(gm, player, observer, client_for):
+    """A transition names the table options it reads (Transition.table_params)."""
+    campaign = make_campaign(gm, player, observer, "unisystem")
+    build_sheet(campaign, player, "unisystem", "Hero")
+    start_scene(campaign)
+    page = client_for(gm).get(reverse("table", args=[campaign.pk])).content.decode()
+    lengthy = _form_of(page, "lengthy_task")
+    assert 'name="table_task"' in lengthy and 'name="table_from_seq"' in lengthy
+    assert "table_contest" not in lengthy and "table_target" not in lengthy
+    damage = _form_of(page, "damage")
+    assert 'name="table_target"' in damage and "table_task" not in damage
+    movement = _form_of(page, "movement")
+    assert "table_" not in movement  # reads no table option: none is offered
+
+
+def test_a_rule_that_reads_an_undeclared_table_option_is_stopped(table, gm, monkeypatch):  # noqa: F811
+    campaign, _, _ = table
+    monkeypatch.setattr(Benefit, "table_params", ())
+    with pytest.raises(UndeclaredTableParam):
+        actions.perform(campaign, gm, "benefit", {"margin": 5, "table": {"roll": 1}})
