@@ -159,14 +159,14 @@ def _words(text: str) -> set[str]:
 
 @register.filter
 def split_facts(outcome: Mapping) -> dict[str, list[tuple[str, str]]]:
-    """The outcome's facts in two parts: `shown`, at most two the headline does not
-    already say (every word of the value, or of the label for a bare "yes", is in it),
-    which the card keeps in sight; and `rest`, behind "How it was read"."""
+    """The outcome's facts in two parts: `shown`, at most two news the headline does not
+    already say (every word of the value, or of the label for a bare "yes", is in it; a
+    0 is no news), which the card keeps in sight; and `rest`, behind "How it was read"."""
     said = _words(str(outcome.get("headline") or "")) if isinstance(outcome, Mapping) else set()
     shown, rest = [], []
     for label, value in facts(outcome):
         words = _words(label if value == "yes" else value)
-        if len(shown) < SHOWN_FACTS and words and not words <= said:
+        if len(shown) < SHOWN_FACTS and value != "0" and words and not words <= said:
             shown.append((label, value))
         else:
             rest.append((label, value))

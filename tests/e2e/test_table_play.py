@@ -272,7 +272,8 @@ def _plot_points(pages, table, system, who: str, value: int) -> None:
 
 def _fact(page: Page, seq: int, label: str) -> str:
     facts = page.locator(f"#event-{seq} .facts > div")
-    return facts.filter(has=page.locator("dt", has_text=label)).locator("dd").inner_text()
+    # Read whether in sight or behind the card's closed "How it was read".
+    return facts.filter(has=page.locator("dt", has_text=label)).locator("dd").text_content()
 
 
 def _give_plot_point(pages, table, system, now: int) -> None:
@@ -422,14 +423,14 @@ def _card_reads_at_a_glance(pages, seq: int) -> None:
     expect(card.locator("details.reading .explanation")).to_be_visible()
     card.locator("details.reading > summary").click()
 
-    def marked(page: Page) -> tuple[str, str]:
+    def marked(page: Page) -> list[str]:
         return page.locator(f"#event-{seq} .roll-card").evaluate(
             "c => [getComputedStyle(c).borderLeftWidth,"
             " getComputedStyle(c.querySelector('.who'), '::after').content]"
         )
 
     expect(card).to_have_class(re.compile(r"\bis-mine\b"))
-    assert marked(alice) == ("6px", '" (you)"')
+    assert marked(alice) == ["6px", '" (you)"']
     assert marked(bob)[0] != "6px" and "you" not in marked(bob)[1]
 
 

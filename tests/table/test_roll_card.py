@@ -125,6 +125,14 @@ def test_a_fact_the_headline_does_not_say_stays_in_sight(table_for, faces):
     assert "Plot points spent" not in card.inside_reading
 
 
+def test_a_zero_is_no_news(serenity_roll):
+    """No plot point spent: the 0 waits behind "How it was read" with the rest."""
+    assert serenity_roll.outcome["plot_points_spent"] == 0
+    card = Card(render_event_html(serenity_roll, PLAYERS))
+    assert "Plot points spent" in card.inside_reading
+    assert "Plot points spent" not in card.outside_reading
+
+
 def test_the_card_names_no_viewer(serenity_roll):
     """The card is cached per audience: nothing in it names its viewer, so the viewer's
     own rolls are marked on the page (static/js/comfort.js, keyed on data-roller)."""
