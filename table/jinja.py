@@ -30,7 +30,9 @@ def environment(**options) -> Environment:
         die_role=table_cards.die_role,
         die_counted=table_cards.die_counted,
         die_owner=table_cards.die_owner,
+        die_marks=table_cards.die_marks,
         facts=table_cards.facts,
+        split_facts=table_cards.split_facts,
         hitch_choices=table_cards.hitch_choices,
         localtime=timezone.localtime,
     )

@@ -167,6 +167,19 @@
     }
   });
 
+  // A card re-rendered in place (voided, revealed) keeps "How it was read" open where the
+  // reader had opened it.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var old = evt.detail && evt.detail.target;
+    var frag = evt.detail && evt.detail.fragment;
+    if (!old || !frag || !old.matches || !old.matches("li.log-entry")) { return; }
+    var before = old.querySelectorAll("details.reading");
+    var after = frag.querySelectorAll("details.reading");
+    for (var i = 0; i < before.length && i < after.length; i++) {
+      if (before[i].open) { after[i].open = true; }
+    }
+  });
+
   // Pool builder: a roll on its way is never cancelled. The builder's form re-renders
   // itself on every change with hx-sync="this:replace", and the Roll button shares that
   // sync, so a refresh fired during a roll (a field's delayed input trigger, a click)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from django import template
 
@@ -67,6 +69,45 @@ def die_role(die: Mapping) -> str:
     return ", ".join(w for w in words if w)
 
 
+# Roles the die's fill already shows (filled: counted; outlined: not): spoken, not printed.
+PLAIN_ROLES = frozenset({"counted", "not counted", "rolled", "compared"})
+DIE_SHAPES = frozenset({4, 6, 8, 10, 12, 20})
+SHOWN_FACTS = 2
+
+
+@register.filter
+def die_shape(die: Mapping) -> str:
+    """The class that draws a die by its size ("d12"; "d10+d4" is drawn as its d10);
+    a size without a shape of its own is drawn round ("dx")."""
+    if not isinstance(die, Mapping):
+        return "dx"
+    size = re.match(r"d(\d+)", str(die.get("die") or ""))
+    return f"d{size[1]}" if size and int(size[1]) in DIE_SHAPES else "dx"
+
+
+class DieMarks(NamedTuple):
+    classes: str  # shape, then counted / is-one / is-effect
+    role: str  # what it did, in words
+    role_spoken_only: bool  # the fill says it; the words are for screen readers
+    owner: str
+
+
+@register.filter
+def die_marks(die: Mapping) -> DieMarks:
+    """All the card needs to draw one die, in one call: the card is rendered on the
+    table's hot path, and each filter call in a loop over the dice costs."""
+    classes = [die_shape(die)]
+    if die_counted(die):
+        classes.append("counted")
+    if isinstance(die, Mapping):
+        if die.get("hitch") or die.get("role") == "complication":
+            classes.append("is-one")
+        if die.get("role") == "effect":
+            classes.append("is-effect")
+    role = die_role(die)
+    return DieMarks(" ".join(classes), role, role in PLAIN_ROLES, die_owner(die))
+
+
 @register.filter
 def die_counted(die: Mapping) -> bool:
     if not isinstance(die, Mapping):
@@ -110,6 +151,26 @@ def facts(outcome: Mapping) -> list[tuple[str, str]]:
     if outcome.get("fails_outright") is True:
         out.append(("Fails outright", "all main dice showed 1"))
     return out
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+@register.filter
+def split_facts(outcome: Mapping) -> dict[str, list[tuple[str, str]]]:
+    """The outcome's facts in two parts: `shown`, at most two news the headline does not
+    already say (every word of the value, or of the label for a bare "yes", is in it; a
+    0 is no news), which the card keeps in sight; and `rest`, behind "How it was read"."""
+    said = _words(str(outcome.get("headline") or "")) if isinstance(outcome, Mapping) else set()
+    shown, rest = [], []
+    for label, value in facts(outcome):
+        words = _words(label if value == "yes" else value)
+        if len(shown) < SHOWN_FACTS and value != "0" and words and not words <= said:
+            shown.append((label, value))
+        else:
+            rest.append((label, value))
+    return {"shown": shown, "rest": rest}
 
 
 @register.filter

@@ -272,7 +272,8 @@ def _plot_points(pages, table, system, who: str, value: int) -> None:
 
 def _fact(page: Page, seq: int, label: str) -> str:
     facts = page.locator(f"#event-{seq} .facts > div")
-    return facts.filter(has=page.locator("dt", has_text=label)).locator("dd").inner_text()
+    # Read whether in sight or behind the card's closed "How it was read".
+    return facts.filter(has=page.locator("dt", has_text=label)).locator("dd").text_content()
 
 
 def _give_plot_point(pages, table, system, now: int) -> None:
@@ -399,6 +400,40 @@ def _socket_outage(pages, table, system) -> None:
     assert len(set(_seqs(bob))) == len(_seqs(bob))
 
 
+SAID_DIE = re.compile(r"^d\d+(\+d\d+)? showed \d+(\+\d+)?(, | \().+$")
+
+
+def _card_reads_at_a_glance(pages, seq: int) -> None:
+    """The card's dice say, to a screen reader, each die whole; a complication or hitch
+    says so in words on screen; "How it was read" is closed until opened, and holds the
+    explanation. Ace's own roll is marked for Ace ("(you)", an accent), not for Bo."""
+    alice, bob = pages["alice"], pages["bob"]
+    card = alice.locator(f"#event-{seq} .roll-card")
+    spoken = card.locator(".dice > li.die").evaluate_all(
+        "dice => dice.map(d => d.textContent.replace(/\\s+/g, ' ').trim())"
+    )
+    assert spoken and all(SAID_DIE.match(words) for words in spoken), spoken
+    for one in card.locator(".dice > li.die.is-one").all():
+        expect(one).to_contain_text(re.compile(r"complication|hitch"))
+    for page in pages.values():
+        reading = page.locator(f"#event-{seq} details.reading")
+        expect(reading).not_to_have_attribute("open", "")
+        expect(reading.locator(".explanation")).to_be_hidden()
+    card.locator("details.reading > summary").click()
+    expect(card.locator("details.reading .explanation")).to_be_visible()
+    card.locator("details.reading > summary").click()
+
+    def marked(page: Page) -> list[str]:
+        return page.locator(f"#event-{seq} .roll-card").evaluate(
+            "c => [getComputedStyle(c).borderLeftWidth,"
+            " getComputedStyle(c.querySelector('.who'), '::after').content]"
+        )
+
+    expect(card).to_have_class(re.compile(r"\bis-mine\b"))
+    assert marked(alice) == ["6px", '" (you)"']
+    assert marked(bob)[0] != "6px" and "you" not in marked(bob)[1]
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_play_a_scene(pages, daphne_server, table, system):
     _open(pages, daphne_server, table, system)
@@ -415,6 +450,7 @@ def test_play_a_scene(pages, daphne_server, table, system):
     for page in pages.values():
         expect(page.locator(f"#event-{seq} .headline")).to_have_text(headline)
         assert page.locator(f"#event-{seq} .die").count() >= 1
+    _card_reads_at_a_glance(pages, seq)
     if system == "personae":  # Swordplay's 3 dice and the 2 the GM granted, used up
         expect(alice.locator(f"#event-{seq} .die")).to_have_count(5)
         expect(alice.locator(f"{builder} .from-table.bonus-dice")).to_contain_text(
