@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from rules.kit.actions import Action
 
 from .forms import plain_fields
+from .state import handler_for
 
 # Actions with a control of their own on the dashboard, whatever the game.
 DASHBOARD_ACTIONS = {
@@ -59,15 +60,19 @@ def has_form(game, action: Action) -> bool:
     return plain_fields(action, field_controls(game, action))
 
 
-def more_actions(game) -> tuple[list[Action], list[tuple[Action, str]]]:
+def more_actions(game, *, gm: bool = True) -> tuple[list[Action], list[tuple[Action, str]]]:
     """(offered as forms, (action, where it is played) for those with their own
-    control), in the game's order. An action the game declares pickers for is offered
-    even beside its own control. An action with neither is in neither list."""
+    control), in the game's order. For the GM, an action the game declares pickers for
+    is offered even beside its own control (a GM side without a GM character plays it
+    so); a player gets no form beside a control, and nothing of the GM's own actions.
+    An action with neither is in neither list."""
     offered: list[Action] = []
     elsewhere: list[tuple[Action, str]] = []
     for action in game.actions.values():
+        if not gm and handler_for(game, action.name).gm_only:
+            continue
         where = control_of(game, action)
-        declared = action.name in game.ui.action_fields
+        declared = gm and action.name in game.ui.action_fields
         if where and not declared:
             elsewhere.append((action, where))
         elif has_form(game, action):

@@ -89,7 +89,10 @@ class ActionForm(forms.Form):
             self.kinds[name] = kind
             label = name.replace("_", " ").capitalize()
             help_text = _help(spec) if isinstance(spec, Mapping) else ""
-            initial = example.get(name)
+            # A form starts from the rule's defaults; the documented example is a hint
+            # (a placeholder), never a value someone could send without meaning to.
+            initial = spec.get("default") if isinstance(spec, Mapping) else None
+            hint = example.get(name)
             if kind == "int":
                 lo, hi = _bounds(spec)
                 field: forms.Field = forms.IntegerField(
@@ -106,6 +109,12 @@ class ActionForm(forms.Form):
                 field = forms.ChoiceField(required=False, choices=DIE_CHOICES, initial=initial)
             else:
                 field = forms.CharField(required=False, max_length=300, initial=initial)
+            if (
+                kind in ("int", "text")
+                and isinstance(hint, str | int)
+                and not isinstance(hint, bool)
+            ):
+                field.widget.attrs["placeholder"] = str(hint)
             field.label = label
             field.help_text = help_text
             self.fields[name] = field

@@ -87,7 +87,7 @@ def _action_forms(
 ) -> tuple[list[dict[str, Any]], Pickers | None]:
     """The "More actions" forms (actions with no control elsewhere), with the pickers
     this member may choose from."""
-    offered, _ = more_actions(campaign.game)
+    offered, _ = more_actions(campaign.game, gm=membership.is_gm)
     if not offered:
         return [], None
     controls = [c for a in offered for c in field_controls(campaign.game, a).values()]
@@ -150,7 +150,9 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "chat_sheets": playable_sheets(campaign, membership, request.user),
         "action_forms": forms_and_pickers[0],
         "pickers": forms_and_pickers[1],
-        "actions_elsewhere": more_actions(campaign.game)[1] if membership.can_play else [],
+        "actions_elsewhere": (
+            more_actions(campaign.game, gm=membership.is_gm)[1] if membership.can_play else []
+        ),
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(
             campaign=campaign, kind=Kind.SESSION_START

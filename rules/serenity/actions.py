@@ -410,9 +410,11 @@ ACTIONS: dict[str, Action] = {
             "loser_pool": schema_field("list of dice", "the other side's pool", "as in roll"),
             "margin": schema_field("int", "how much the winner won by", "5-1000"),
             "stress_die": schema_field("die", "stress inflicted, if any", "d4-d12 or null"),
-            "benefit": schema_field(
-                "string", "the benefit picked", ", ".join(cortex.PLAYER_BENEFITS)
-            ),
+            "benefit": {
+                "type": "choice",
+                "choices": list(cortex.PLAYER_BENEFITS),
+                "meaning": "the benefit picked",
+            },
             "target": schema_field("string", "the trait it applies to", "1-80 characters"),
         },
         example={

@@ -392,3 +392,22 @@ def test_a_rule_that_reads_an_undeclared_table_option_is_stopped(table, gm, monk
     monkeypatch.setattr(Benefit, "table_params", ())
     with pytest.raises(UndeclaredTableParam):
         actions.perform(campaign, gm, "benefit", {"margin": 5, "table": {"roll": 1}})
+
+
+def test_a_player_gets_no_form_of_the_gms_nor_a_second_one_beside_a_control(
+    table,  # noqa: F811
+    client_for,
+    gm,
+    player,
+):
+    campaign, _, _ = table
+    url = reverse("table", args=[campaign.pk])
+    gm_page = client_for(gm).get(url).content.decode()
+    player_page = client_for(player).get(url).content.decode()
+    for action in ("test", "activate_complication"):
+        assert f'id="action-{action}"' in gm_page  # the GM side without a GM character
+        assert f'id="action-{action}"' not in player_page
+    # SER-10's benefit is the winner's to pick: from a list, with nothing filled in ahead.
+    benefit = _form_of(player_page, "benefit")
+    assert '<select name="benefit-benefit"' in benefit and "step down stress" in benefit
+    assert 'value="Injured"' not in benefit and 'placeholder="Injured"' in benefit
