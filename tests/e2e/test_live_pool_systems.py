@@ -14,28 +14,14 @@ from playwright.sync_api import Page, expect
 
 from .conftest import log_in
 from .test_play_surface import LAPTOP, PHONE, SYSTEMS, TYPICAL
-from .test_table_play import SELECTED, _click, _fill, _roll, _trait
+from .test_table_play import SEED_PRELUDE, SELECTED, _click, _fill, _roll, _trait
 
 pytestmark = pytest.mark.e2e
 
-SETUP = r"""
-import json
-import django
-django.setup()
-from django.contrib.auth import get_user_model
-from campaigns import services
-from campaigns.models import Membership
-from sheets.models import Trait
-from sheets.services import create_sheet
-
-U = get_user_model()
-gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
-
-def t(sheet, group, name, die=None, rating=None, **kw):
-    return Trait.objects.create(sheet=sheet, group=group, name=name, die=die, rating=rating, **kw)
-
-def rate(sheet, group, name, rating=None, die=None):
-    Trait.objects.filter(sheet=sheet, group=group, name=name).update(rating=rating, die=die)
+SETUP = (
+    SEED_PRELUDE
+    + r"""
+gm, alice = users["gm"], users["alice"]
 
 out = {}
 for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"):
@@ -63,6 +49,7 @@ for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"
         out[f"{system}-{size}"] = {"id": c.pk, "sheet": s.pk}
 print(json.dumps(out))
 """
+)
 
 LOGGED = r"""
 import json, sys

@@ -24,7 +24,9 @@ SYSTEMS = ("serenity", "cortex_slots", "smallville", "personae", "unisystem")
 SELECTED = re.compile(r"(^|\s)is-selected(\s|$)")
 REFUSED = re.compile(r'class="error" role="alert">⚠ ([^<]*)')
 
-SETUP = r"""
+# What every seeding script of the browser tests starts with: Django, the demo users, and
+# t() / rate() to give a sheet a trait or set one of its template's ratings.
+SEED_PRELUDE = r"""
 import json
 import django
 django.setup()
@@ -43,6 +45,11 @@ def t(sheet, group, name, die=None, rating=None, **kw):
 def rate(sheet, group, name, rating=None, die=None):
     Trait.objects.filter(sheet=sheet, group=group, name=name).update(rating=rating, die=die)
 
+"""
+
+SETUP = (
+    SEED_PRELUDE
+    + r"""
 out = {}
 for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"):
     c = services.create_campaign(users["gm"], name=f"E2E {system}", description="", system=system)
@@ -80,6 +87,7 @@ for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"
     out[system] = {"id": c.pk, "sheets": sheets}
 print(json.dumps(out))
 """
+)
 
 
 @pytest.fixture(scope="module")
