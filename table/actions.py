@@ -236,6 +236,16 @@ def _lock_as(campaign_id: int, user) -> tuple[Head, Membership]:
     return head, Membership(pk=member_id, campaign_id=campaign_id, user_id=user.pk, role=role)
 
 
+def _lock_player(campaign_id: int, user, expect, doing: str = "act") -> tuple[Head, Membership]:
+    """_lock_as(), for one who acts: the role the socket knew holds, not an observer."""
+    head, membership = _lock_as(campaign_id, user)
+    if expect is not None and (audience_of(membership), membership.pk) != expect:
+        raise RoleChanged("Your role changed: reload the page.")
+    if not membership.can_play:
+        raise ActionError(f"Observers can watch but not {doing}.")
+    return head, membership
+
+
 def _locked(campaign_id: int, statement: str, params: list, extra: int = 0) -> tuple[Head, tuple]:
     """Run a lock statement whose first `extra` columns are not the head's."""
     with connection.cursor() as cursor:
@@ -484,12 +494,8 @@ def perform_in(
     if len(json.dumps(request)) > settings.TABLE_MAX_MESSAGE_BYTES:
         raise ActionError("That request is too large.")
     with transaction.atomic():
-        head, membership = _lock_as(campaign_id, user)
+        head, membership = _lock_player(campaign_id, user, expect)
         campaign = head.campaign
-        if expect is not None and (audience_of(membership), membership.pk) != expect:
-            raise RoleChanged("Your role changed: reload the page.")
-        if not membership.can_play:
-            raise ActionError("Observers can watch but not act.")
         system = get_system(campaign.system)
         try:
             action = action_for(system, action_name)
@@ -713,12 +719,8 @@ def chat_in(
     if mode not in CHAT_MODES:
         raise ActionError("Say how: in character (ic), out of character (ooc) or whisper.")
     with transaction.atomic():
-        head, membership = _lock_as(campaign_id, user)
+        head, membership = _lock_player(campaign_id, user, expect, "talk at the table")
         campaign = head.campaign
-        if expect is not None and (audience_of(membership), membership.pk) != expect:
-            raise RoleChanged("Your role changed: reload the page.")
-        if not membership.can_play:
-            raise ActionError("Observers can watch but not talk at the table.")
         sheet = None
         if mode == "ic":
             if sheet_id is None:

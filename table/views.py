@@ -82,17 +82,21 @@ def _event_page(campaign: Campaign, membership: Membership, before: int | None):
     return page, more
 
 
-def _action_forms(
-    campaign: Campaign, membership: Membership, state: Mapping
-) -> tuple[list[dict[str, Any]], Pickers | None]:
-    """The "More actions" forms (actions with no control elsewhere), with the pickers
-    this member may choose from."""
-    offered, _ = more_actions(campaign.game, gm=membership.is_gm)
-    if not offered:
-        return [], None
-    controls = [c for a in offered for c in field_controls(campaign.game, a).values()]
-    pickers = pickers_for(campaign, membership, state, controls)
-    return [action_entry(campaign, membership, action, pickers) for action in offered], pickers
+def _action_forms(campaign: Campaign, membership: Membership, state: Mapping) -> dict[str, Any]:
+    """ "More actions": the forms (actions with no control elsewhere) with the pickers
+    this member may choose from, and where the other actions are played."""
+    if not membership.can_play:
+        return {"action_forms": [], "pickers": None, "actions_elsewhere": []}
+    offered, elsewhere = more_actions(campaign.game, gm=membership.is_gm)
+    pickers = None
+    if offered:
+        controls = [c for a in offered for c in field_controls(campaign.game, a).values()]
+        pickers = pickers_for(campaign, membership, state, controls)
+    return {
+        "action_forms": [action_entry(campaign, membership, a, pickers) for a in offered],
+        "pickers": pickers,
+        "actions_elsewhere": elsewhere,
+    }
 
 
 def action_entry(
@@ -119,12 +123,10 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
     events, more = _event_page(campaign, membership, None)
     session = session_assets(campaign, membership)
     characters = character_rows(campaign, membership)
-    forms_and_pickers = (
-        _action_forms(campaign, membership, state) if membership.can_play else ([], None)
-    )
+    playable = playable_sheets(campaign, membership, request.user)
     builders = [
         builder_context(campaign, membership, sheet, {}, state, session=session)
-        for sheet in playable_sheets(campaign, membership, request.user)
+        for sheet in playable
         if campaign.game.builder is not None
     ]
     context = {
@@ -147,12 +149,8 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "benefits": benefits_for(campaign, state),
         "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
-        "chat_sheets": playable_sheets(campaign, membership, request.user),
-        "action_forms": forms_and_pickers[0],
-        "pickers": forms_and_pickers[1],
-        "actions_elsewhere": (
-            more_actions(campaign.game, gm=membership.is_gm)[1] if membership.can_play else []
-        ),
+        "chat_sheets": playable,
+        **_action_forms(campaign, membership, state),
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(
             campaign=campaign, kind=Kind.SESSION_START
