@@ -24,6 +24,18 @@
   var retry = 0;
   var reconnectTimer = null;
 
+  // How long to wait before the next try after `attempt` failed ones: doubling from half
+  // a second, never more than RECONNECT_CEILING_MS, so a page is back within a few
+  // seconds of the server, however long it was gone. Each wait is drawn from its upper
+  // half ("equal jitter"): the pages of a table that all lost the server at once do not
+  // all come back in the same instant.
+  var RECONNECT_CEILING_MS = 4000;
+  function reconnectDelay(attempt) {
+    var ceiling = Math.min(500 * Math.pow(2, Math.min(attempt, 10)), RECONNECT_CEILING_MS);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+  window.rollcallReconnectDelay = reconnectDelay;  // the browser tests read the schedule
+
   // Run `fn` once, 150 ms after the last of a burst of calls (events come in bursts).
   function debounced(fn) {
     var timer = null;
@@ -34,12 +46,16 @@
   }
 
   // Keep a handle on the live socket (htmx's documented factory hook), for the console.
+  // The extension's own retries (after 1006/1011/1012/1013) follow the same schedule as
+  // ours; its default doubles up to 64 s, so a page could stay away a minute after the
+  // server was back.
   if (window.htmx) {
     htmx.createWebSocket = function (url) {
       var socket = new WebSocket(url);
       window.rollcallSocket = socket;
       return socket;
     };
+    htmx.config.wsReconnectDelay = reconnectDelay;
   }
 
   // The scene panel is re-read through its own permission-checked GET after each event,
@@ -80,7 +96,7 @@
     if ([1006, 1011, 1012, 1013].indexOf(code) < 0 && evt.detail.socketWrapper) {
       var wrapper = evt.detail.socketWrapper;
       clearTimeout(reconnectTimer);
-      reconnectTimer = setTimeout(function () { wrapper.reconnect(); }, Math.min(1000 * Math.pow(2, retry++), 15000));
+      reconnectTimer = setTimeout(function () { wrapper.reconnect(); }, reconnectDelay(retry++));
     }
   });
 
