@@ -99,10 +99,28 @@ class Pool:
     asset_label: str = TABLE_ASSET_LABEL
     # d10 games: the GM's difficulty and bonus dice, and whether the GM builds (see build).
     table: dict[str, Any] = field(default_factory=dict)
+    # A free-text field the pool waits on (a goal): its name -> the error typing in it
+    # clears, so the page can enable Roll as the player types instead of on a re-render.
+    fillable: dict[str, str] = field(default_factory=dict)
 
     @property
     def ready(self) -> bool:
         return self.request is not None and not self.errors
+
+    @property
+    def ready_when_filled(self) -> list[str]:
+        """The fields whose filling alone makes the pool ready (empty when it is ready
+        already, or when something else is wrong too)."""
+        waits = set(self.fillable.values())
+        if self.request is None or not self.errors or not set(self.errors) <= waits:
+            return []
+        return [name for name, error in self.fillable.items() if error in self.errors]
+
+    @property
+    def error_lines(self) -> list[tuple[str, str]]:
+        """Each error with the field that clears it ("" when typing clears nothing)."""
+        cleared_by = {error: name for name, error in self.fillable.items()}
+        return [(error, cleared_by.get(error, "")) for error in self.errors]
 
     @property
     def untouched(self) -> bool:

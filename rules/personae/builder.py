@@ -78,7 +78,9 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
     if goal:
         request["goal"] = goal
     else:
-        pool.errors.append("State the goal first: what happens if the challenge succeeds.")
+        missing = "State the goal first: what happens if the challenge succeeds."
+        pool.errors.append(missing)
+        pool.fillable["goal"] = missing
     pool.request = request
 
 

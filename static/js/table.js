@@ -232,7 +232,27 @@
     if (field.matches && field.matches(".pool-builder input[type=number]") && field.form && window.htmx) {
       htmx.trigger(field.form, "poolinput");
     }
+    if (field.matches && field.matches(".pool-builder input[type=text], .pool-builder textarea") && field.form) {
+      enableWhenFilled(field.form);
+    }
   });
+
+  // Pool builder: a pool that only waits on a typed field (a goal) gets its Roll button
+  // as the player types, not when the field is left (the click that leaves it would be
+  // lost on a disabled button). The server still checks the field when Roll is pressed.
+  function enableWhenFilled(form) {
+    var roll = form.querySelector(".pool-roll button[data-ready-when-filled]");
+    if (!roll) { return; }
+    var names = roll.getAttribute("data-ready-when-filled").split(" ");
+    var filled = names.every(function (name) {
+      var input = form.elements.namedItem(name);
+      return input && typeof input.value === "string" && input.value.trim() !== "";
+    });
+    roll.disabled = !filled;
+    form.querySelectorAll("[data-cleared-by]").forEach(function (line) {
+      line.hidden = filled && names.indexOf(line.getAttribute("data-cleared-by")) >= 0;
+    });
+  }
 
   // Pool builder: what a player types while the builder's own request is out (a goal, a
   // number whose pause has not come yet) is not lost when that request's answer replaces
