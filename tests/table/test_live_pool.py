@@ -97,6 +97,39 @@ async def test_a_blind_pool_reaches_nobody_but_the_gms(table_for):
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_other_players_receive_nothing_at_all_while_a_blind_pool_is_built(table_for):
+    """Not even an empty slot per tick: its count and timing would tell them that Mal is
+    building a blind roll, and roughly how big. Messages reach a socket in the order
+    they were sent, so the first thing Zoe's receives after Mal's blind picks is the
+    public pool he builds next: nothing came before it."""
+    t = await sync_to_async(table_for)("serenity")
+    gm, _, _ = await open_socket(t.gm, t.campaign)
+    other, _, _ = await open_socket(t.other, t.campaign)
+    try:
+        await messages(gm)
+        await messages(other)
+        for picks in (["Fightin'"], ["Fightin'", "Movin'"], ["Movin'"], []):
+            await sync_to_async(build)(t, t.player, t.pc, *picks, visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'", visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'")
+        seen = await received(other, "Mal is building a roll")
+        assert len(seen) == 1, seen  # the public pool's slot, and nothing before it
+        # The GM saw each blind change as it happened, the emptied builder too.
+        gm_seen = await received(gm, "d6 Finaglin&#x27; — ")
+        assert len(gm_seen) == 5 and all("blind" in m for i, m in enumerate(gm_seen) if i != 3)
+        assert "d10 Fightin" in gm_seen[0] and "is-live" not in gm_seen[3]
+        # Back to blind: the players' slot empties once, then again nothing.
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'", visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Fightin'", visibility="blind")
+        await sync_to_async(build)(t, t.other, t.other_pc, "Fightin'")  # Zoe's own, a marker
+        seen = await received(other, f'id="live-pool-{t.other_pc.pk}"')
+        assert len(seen) == 2 and "building a roll" not in seen[0], seen
+    finally:
+        await gm.disconnect()
+        await other.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_the_gms_die_arrives_in_the_rollers_builder_only(table_for):
     t = await sync_to_async(table_for)("serenity")
     mine, _, _ = await open_socket(t.player, t.campaign)
