@@ -4,8 +4,8 @@
 // (by campaign and seq, for the tab's life: sessionStorage), and the check holds the
 // opened card to it: a different commitment on the opened card fails loudly. It then
 // hashes the revealed text (faces, outcome and salt) with SHA-256 in the browser,
-// compares the digest with that earlier commitment, and compares the dice and headline
-// shown on the card with the committed ones. Works over plain HTTP too (js-sha256 where
+// compares the digest with that earlier commitment, and compares the dice shown on the
+// card with the committed ones. Works over plain HTTP too (js-sha256 where
 // crypto.subtle is missing).
 (function () {
   "use strict";
@@ -79,11 +79,6 @@
     });
   }
 
-  function shownHeadline(card) {
-    var headline = card.querySelector(":scope > p.headline");
-    return headline ? headline.textContent.trim() : "";
-  }
-
   function committedFaces(outcome) {
     return (outcome.dice || []).map(function (die) {
       return String(die.face) + (die.plus_face ? "+" + String(die.plus_face) : "");
@@ -109,9 +104,6 @@
     var outcome = (committed && committed.outcome) || {};
     if (JSON.stringify(committedFaces(outcome)) !== JSON.stringify(shownFaces(card))) {
       return "the dice on this card are not the committed ones.";
-    }
-    if (outcome.headline && String(outcome.headline).trim() !== shownHeadline(card)) {
-      return "the result on this card is not the committed one.";
     }
     return "";
   }
