@@ -4,7 +4,9 @@ Each change of a player's pool builder records the pool in progress for that she
 sends it to the campaign's pages: GMs get a live card with the dice and their odds
 ("Mal: d10 Fightin', d8 Brawler — 64 % to beat 11") and a picker to add dice to the
 roll; the other players get "Mal is building a roll" and no dice; nobody but the GMs
-hears of it when the player has chosen a blind roll (table.visibility.live_pool_audiences).
+hears of it when the player has chosen a blind roll (table.visibility.live_pool_audiences):
+the other players' sockets get no message at all while it is built, not even an empty
+slot, whose count and timing would give it away.
 The roll takes the GM's additions: the server joins them to the request, the client
 never names them.
 
@@ -107,7 +109,7 @@ def record_pool(
         "additions": old["additions"] if old else [],
     }
     _store(campaign.pk, record)
-    show(campaign, sheet.pk, record)
+    show(campaign, sheet.pk, record, before=old)
 
 
 def clear(campaign: Campaign, sheet: Sheet) -> None:
@@ -115,7 +117,7 @@ def clear(campaign: Campaign, sheet: Sheet) -> None:
     had = current(campaign.pk, sheet.pk)
     cache.delete(_key(campaign.pk, sheet.pk))
     if had is not None:  # the roll's answer renders the roller's builder without them
-        show(campaign, sheet.pk, None)
+        show(campaign, sheet.pk, None, before=had)
 
 
 class NotBuilding(Exception):
@@ -135,7 +137,7 @@ def add(campaign: Campaign, sheet: Sheet, option_key: str) -> dict[str, Any]:
         raise NotBuilding(f"At most {MAX_ADDITIONS} dice from the GM in one roll.")
     record["additions"] = [*held, chosen]
     _store(campaign.pk, record)
-    show(campaign, sheet.pk, record, to_roller=True)
+    show(campaign, sheet.pk, record, before=record, to_roller=True)
     return record
 
 
@@ -146,7 +148,7 @@ def remove(campaign: Campaign, sheet: Sheet, option_key: str) -> dict[str, Any] 
         return None
     record["additions"] = [a for a in record["additions"] if a["key"] != option_key]
     _store(campaign.pk, record)
-    show(campaign, sheet.pk, record, to_roller=True)
+    show(campaign, sheet.pk, record, before=record, to_roller=True)
     return record
 
 
@@ -222,12 +224,25 @@ def additions_html(sheet_id: int, additions: list) -> str:
     )
 
 
-def show(campaign: Campaign, sheet_id: int, record: Mapping | None, *, to_roller=False) -> None:
-    """Send the sheet's slot to each audience as the gate allows; `to_roller`: the GM's
-    additions changed, and go to the roller's own pages too. Only then: the roller's
-    builder re-renders when they arrive, and that re-render records the pool again."""
-    audiences = visibility.live_pool_audiences(record)
-    for audience, shown in audiences.items():
+def show(
+    campaign: Campaign,
+    sheet_id: int,
+    record: Mapping | None,
+    *,
+    before: Mapping | None,
+    to_roller: bool = False,
+) -> None:
+    """Send the sheet's slot to each audience that may see the pool now, or saw it
+    `before` this change (its slot empties). Any other audience gets nothing at all:
+    an empty slot per tick of a blind pool would tell the players, by its count and
+    timing, that one is being built. `to_roller`: the GM's additions changed, and go to
+    the roller's own pages too. Only then: the roller's builder re-renders when they
+    arrive, and that re-render records the pool again."""
+    now_shown = visibility.live_pool_audiences(record)
+    was_shown = visibility.live_pool_audiences(before)
+    for audience, shown in now_shown.items():
+        if not shown and not was_shown.get(audience):
+            continue
         html = card_html(campaign, sheet_id, record if shown else None, gm=audience == "gm")
         broadcast.send_html(campaign.pk, html, audience)
     if to_roller and record is not None and record.get("owner") is not None:

@@ -215,7 +215,7 @@ def builder_context(
         "contest": inputs.contest,
         "is_gm": membership.is_gm,
         "gm_additions": gm_additions,
-        "recent": recent_pools.recall(campaign.pk, sheet.pk),
+        "recent": recent_pools.recall(campaign.pk, sheet.pk, membership),
         # Who sees the roll, as the player last chose: a re-render keeps it.
         "chosen_visibility": str(data.get("visibility") or ""),
     }
@@ -234,7 +234,7 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
         current = builder_inputs(campaign, sheet, state).key()
         return HttpResponse(status=204 if data["depends"] == current else 200)
     if request.method == "POST":
-        data = recent_pools.with_recent(data, campaign.pk, sheet.pk)
+        data = recent_pools.with_recent(data, campaign.pk, sheet.pk, membership)
     context = builder_context(campaign, membership, sheet, data, state)
     if request.method == "POST":  # the pool in the open (table.live_pool)
         chosen = str(data.get("visibility") or "public")
@@ -264,7 +264,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
                 campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
             )
             live_pool.clear(campaign, sheet)
-            recent_pools.remember(campaign.pk, sheet.pk, pool)
+            recent_pools.remember(campaign.pk, sheet.pk, pool, event)
             audience = visibility.audience_of(membership)
             message = visibility.acknowledgement(event, audience, "Rolled.")
             if visibility.sees(event, audience) and event.headline:

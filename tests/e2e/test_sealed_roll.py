@@ -1,7 +1,8 @@
 """A roll behind the GM's screen, in three browsers: the players see a sealed card with
 its commitment; the GM reveals it; the card opens on every page and its check passes
-(SHA-256 of the committed text, and the dice shown are the committed ones); a face
-tampered with on the page makes the check fail."""
+(SHA-256 of the committed text against the commitment the page saw on the sealed card,
+and the dice shown are the committed ones); a face tampered with on the page makes the
+check fail, and so does a forged reveal that carries a commitment of its own."""
 
 from __future__ import annotations
 
@@ -43,6 +44,27 @@ def pages(chromium, daphne_server):
     return {name: log_in(chromium, daphne_server, name) for name in ("gm", "alice", "bob")}
 
 
+# A reveal forged whole: other dice, and the SHA-256 of its own committed text as its
+# commitment. Consistent in itself, so only the commitment this page saw before the
+# reveal can catch it.
+FORGE = """async (card) => {
+  const details = card.querySelector(".seal-check");
+  const committed = JSON.parse(details.dataset.committed);
+  const die = committed.outcome.dice[0];
+  die.face = Number(die.face) % 4 + 1;
+  if (typeof committed.faces[0] === "number") { committed.faces[0] = die.face; }
+  committed.salt = "0".repeat(32);
+  const text = JSON.stringify(committed);
+  const digest = Array.from(new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))
+  )).map((b) => b.toString(16).padStart(2, "0")).join("");
+  details.dataset.committed = text;
+  details.dataset.commitment = digest;
+  details.querySelector("code.hash").textContent = digest;
+  card.querySelector(":scope > ul.dice .face-value").textContent = String(die.face);
+}"""
+
+
 def newest_card(page: Page):
     return page.locator("#log > li[data-seq]").first
 
@@ -82,6 +104,10 @@ def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_
         card.locator("[data-check-seal]").click()
         expect(card.locator(".seal-result")).to_have_attribute("data-ok", "true")
         expect(card.locator(".seal-result")).to_contain_text("Checked")
+        # The players' pages held the reveal to the sealed card they showed; the GM's
+        # never showed it sealed, and says so.
+        earlier = "false" if page is gm else "true"
+        expect(card.locator(".seal-result")).to_have_attribute("data-earlier", earlier)
 
     # A face changed on the page no longer matches what was committed.
     alice = pages["alice"].locator(f"#event-{seq}")
@@ -98,3 +124,16 @@ def test_a_secret_roll_is_sealed_then_opens_and_checks_everywhere(pages, daphne_
     )
     bob.locator("[data-check-seal]").click()
     expect(bob.locator(".seal-result")).to_contain_text("does not hash to the commitment")
+
+    # A reveal forged whole fails against the commitment this page saw on the sealed
+    # card, which it keeps for the tab's life, across a reload after the reveal.
+    pages["alice"].reload()
+    expect(pages["alice"].locator("#socket-status")).to_have_attribute("data-state", "live")
+    alice.locator(".seal-check summary").click()
+    alice.locator("[data-check-seal]").click()
+    expect(alice.locator(".seal-result")).to_have_attribute("data-ok", "true")
+    expect(alice.locator(".seal-result")).to_have_attribute("data-earlier", "true")
+    alice.locator("article").first.evaluate(FORGE)
+    alice.locator("[data-check-seal]").click()
+    expect(alice.locator(".seal-result")).to_have_attribute("data-ok", "false")
+    expect(alice.locator(".seal-result")).to_contain_text("not the one its sealed card showed")

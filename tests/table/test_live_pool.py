@@ -4,12 +4,15 @@ that a roll is being built; a blind roll's pool is the GM's only."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
 from sheets.models import Trait
+from table import actions as table_actions
 from table import live_pool
 from table.models import TableEvent
 
@@ -91,6 +94,39 @@ async def test_a_blind_pool_reaches_nobody_but_the_gms(table_for):
         assert "d10 Fightin" in got and "blind" in got
         seen = "".join(await messages(other, quiet=0.3))
         assert "building a roll" not in seen and "Fightin" not in seen
+    finally:
+        await gm.disconnect()
+        await other.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_other_players_receive_nothing_at_all_while_a_blind_pool_is_built(table_for):
+    """Not even an empty slot per tick: its count and timing would tell them that Mal is
+    building a blind roll, and roughly how big. Messages reach a socket in the order
+    they were sent, so the first thing Zoe's receives after Mal's blind picks is the
+    public pool he builds next: nothing came before it."""
+    t = await sync_to_async(table_for)("serenity")
+    gm, _, _ = await open_socket(t.gm, t.campaign)
+    other, _, _ = await open_socket(t.other, t.campaign)
+    try:
+        await messages(gm)
+        await messages(other)
+        for picks in (["Fightin'"], ["Fightin'", "Movin'"], ["Movin'"], []):
+            await sync_to_async(build)(t, t.player, t.pc, *picks, visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'", visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'")
+        seen = await received(other, "Mal is building a roll")
+        assert len(seen) == 1, seen  # the public pool's slot, and nothing before it
+        # The GM saw each blind change as it happened, the emptied builder too.
+        gm_seen = await received(gm, "d6 Finaglin&#x27; — ")
+        assert len(gm_seen) == 5 and all("blind" in m for i, m in enumerate(gm_seen) if i != 3)
+        assert "d10 Fightin" in gm_seen[0] and "is-live" not in gm_seen[3]
+        # Back to blind: the players' slot empties once, then again nothing.
+        await sync_to_async(build)(t, t.player, t.pc, "Finaglin'", visibility="blind")
+        await sync_to_async(build)(t, t.player, t.pc, "Fightin'", visibility="blind")
+        await sync_to_async(build)(t, t.other, t.other_pc, "Fightin'")  # Zoe's own, a marker
+        seen = await received(other, f'id="live-pool-{t.other_pc.pk}"')
+        assert len(seen) == 2 and "building a roll" not in seen[0], seen
     finally:
         await gm.disconnect()
         await other.disconnect()
@@ -307,3 +343,37 @@ def test_a_pool_rolled_before_is_one_tap_away_and_reads_its_dice_again(table_for
     assert client_for(t.other).post(url, {"again": "0"}, HTTP_HX_REQUEST="true").status_code == 403
     other_url = reverse("table_pool", args=[t.campaign.pk, t.other_pc.pk])
     assert "Again:" not in client_for(t.other).get(other_url).content.decode()
+
+
+def again_labels(html: str) -> list[str]:
+    """The Again buttons of a builder, newest first."""
+    return re.findall(r"""hx-vals='\{"again": "\d+"\}'[^>]*>([^<]*)</button>""", html)
+
+
+def test_again_offers_a_pool_only_to_those_who_may_see_its_roll(table_for):
+    """A secret roll the GM makes through Mal's builder is the GMs' to roll again: Mal's
+    builder neither shows it nor takes it by its place in the list, and it pushes none
+    of his own out. His blind roll is his and the GMs'. A reveal opens it to the table."""
+    t = table_for("serenity")
+    t.start_scene()
+    url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])
+    roll(t, t.player, t.pc, "Fightin'")
+    for name in ("Fightin'", "Movin'", "Finaglin'"):
+        roll(t, t.gm, t.pc, name, visibility="gm")
+    secret = TableEvent.objects.filter(campaign=t.campaign, actor=t.gm).latest("seq")
+    mine = client_for(t.player).get(url).content.decode()
+    assert again_labels(mine) == ["Fightin&#x27;"]
+    taken = client_for(t.player).post(url, {"again": "1"}, HTTP_HX_REQUEST="true")
+    movin = t.trait(t.pc, "stylins", "Movin'")
+    assert f'value="{movin.pk}" checked' not in taken.content.decode()
+    gms = client_for(t.gm).get(url).content.decode()
+    assert again_labels(gms) == ["Finaglin&#x27;", "Movin&#x27;", "Fightin&#x27;"]
+
+    roll(t, t.player, t.pc, "Movin'", visibility="blind")
+    mine = client_for(t.player).get(url).content.decode()
+    assert again_labels(mine) == ["Movin&#x27;", "Fightin&#x27;"]
+    assert again_labels(client_for(t.gm).get(url).content.decode())[0] == "Movin&#x27;"
+
+    table_actions.reveal(t.campaign, t.gm, secret.pk)
+    mine = client_for(t.player).get(url).content.decode()
+    assert again_labels(mine) == ["Movin&#x27;", "Finaglin&#x27;", "Fightin&#x27;"]
