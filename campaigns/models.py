@@ -103,7 +103,7 @@ class Invite(models.Model):
 
     def covered_campaigns(self) -> list[Campaign]:
         """The campaign it was made on first, then the others it covers, by name."""
-        return [self.campaign, *self.extra_campaigns.exclude(pk=self.campaign_id)]
+        return [self.campaign, *(c for c in self.extra_campaigns.all() if c.pk != self.campaign_id)]
 
 
 class Scene(models.Model):
