@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0002_system_choices_from_the_registry'),
+        ("campaigns", "0002_system_choices_from_the_registry"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='invite',
-            name='extra_campaigns',
-            field=models.ManyToManyField(blank=True, related_name='shared_invites', to='campaigns.campaign'),
+            model_name="invite",
+            name="extra_campaigns",
+            field=models.ManyToManyField(
+                blank=True, related_name="shared_invites", to="campaigns.campaign"
+            ),
         ),
     ]
