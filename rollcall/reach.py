@@ -47,10 +47,13 @@ def machine_names() -> list[str]:
 
 def lan_addresses() -> list[str]:
     """The IPv4 addresses other machines on this one's networks can reach it at: the one
-    its route outwards leaves from first, then every interface's and the host name's;
-    loopback and link-local ones left out."""
-    found = [*_routed_address(), *_interface_addresses(), *_hostname_addresses()]
-    return _unique([a for a in found if _reachable(a)])
+    its route outwards leaves from first, then every interface's; loopback and link-local
+    ones left out. Only when those find none is the host name looked up, which may ask
+    DNS and wait on it."""
+    found = [a for a in (*_routed_address(), *_interface_addresses()) if _reachable(a)]
+    if not found:
+        found = [a for a in _hostname_addresses() if _reachable(a)]
+    return _unique(found)
 
 
 def machine_addresses() -> list[str]:
