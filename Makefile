@@ -20,15 +20,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-run
 
 # DEBUG stays off unless the environment says DEBUG=1; HOST tells the settings which
-# host names to allow (rollcall/install.py), and the static files are gathered for
+# host names to allow (rollcall/install.py), rollcall.reach prints the addresses friends
+# open (the LAN's, name.local, PUBLIC_URL when set), and the static files are gathered for
 # whitenoise to serve. Queued Discord messages are posted from a thread of the daphne
 # process (DISCORD_WORKER_IN_SERVER; production runs `manage.py discord_worker` instead).
 run: $(VENV)/.installed-run
 	HOST=$(HOST) $(BIN)/python manage.py migrate --noinput
 	HOST=$(HOST) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	HOST=$(HOST) $(BIN)/python manage.py load_demo --if-empty
-	@echo ""
-	@echo "  Rollcall is running at http://$(HOST):$(PORT)/"
+	@HOST=$(HOST) PORT=$(PORT) $(BIN)/python -m rollcall.reach
 	@echo "  Demo logins: gm (the GM), alice, bob — password: rollcall-demo"
 	@echo ""
 	HOST=$(HOST) DISCORD_WORKER_IN_SERVER=1 $(BIN)/daphne -b $(HOST) -p $(PORT) rollcall.asgi:application

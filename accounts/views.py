@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from . import ratelimit
+from . import arrival, ratelimit
 from .forms import LoginForm, ProfileForm, SignupForm
 
 TOO_MANY_SIGNUPS = "Too many sign-ups from your network. Try again in {wait}."
@@ -24,13 +24,27 @@ def refuse_when_locked(response: HttpResponse) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in, throttled by its form (forms.ThrottledLogin)."""
+    """Django's log-in, throttled by its form (forms.ThrottledLogin). On the way to a page
+    that welcomes newcomers (an invite), it says what that page is and offers a sign-up
+    form beside the log-in (accounts/arrival.py)."""
 
     form_class = LoginForm
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
         return refuse_when_locked(super().post(request, *args, **kwargs))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["welcome"] = arrival.welcome(self.get_redirect_url())
+        if context["welcome"]:
+            context["signup_form"] = SignupForm(auto_id="signup_%s")
+        return context
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        landing = arrival.arrive(self.request, self.get_redirect_url())
+        return redirect(landing) if landing else response
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -40,6 +54,10 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(request.POST or None)
     next_url = request.POST.get("next", "") if request.method == "POST" else ""
+    next_url = next_url or request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
+        next_url = ""
+    welcome = arrival.welcome(next_url)
     if request.method == "POST":
         ip = ratelimit.client_ip(request)
         wait = max(
@@ -51,6 +69,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             context = {
                 "form": form,
                 "next": next_url,
+                "welcome": welcome,
                 "refusal": TOO_MANY_SIGNUPS.format(wait=ratelimit.minutes(wait)),
             }
             response = render(request, "accounts/signup.html", context, status=429)
@@ -62,10 +81,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             ratelimit.signup_limit().hit(ip)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.shown_name}!")
-            if url_has_allowed_host_and_scheme(next_url, {request.get_host()}, request.is_secure()):
-                return redirect(next_url)
+            if next_url:
+                return redirect(arrival.arrive(request, next_url) or next_url)
             return redirect("home")
-    context = {"form": form, "next": next_url or request.GET.get("next", "")}
+    context = {"form": form, "next": next_url, "welcome": welcome}
     return render(request, "accounts/signup.html", context)
 
 

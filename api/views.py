@@ -20,6 +20,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns.links import site_url
 from campaigns.permissions import get_campaign_for_gm, get_campaign_for_user
 
 from . import access, endpoints, reading, stream
@@ -42,7 +43,7 @@ def _tokens_page(
 ) -> HttpResponse:
     overlay_url = ""
     if overlay_text:
-        overlay_url = request.build_absolute_uri(reverse("overlay", args=[overlay_text]))
+        overlay_url = site_url(request, reverse("overlay", args=[overlay_text]))
     context = {
         "campaign": campaign,
         "membership": membership,

@@ -32,4 +32,20 @@ class RoleForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    """A new invite: its role, and which other campaigns of the same GM it covers."""
+
     role = forms.ChoiceField(choices=Invite.JOINABLE_ROLES, initial=Role.PLAYER)
+    extra_campaigns = forms.ModelMultipleChoiceField(
+        queryset=Campaign.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Also invite to",
+    )
+
+    def __init__(self, *args, others=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["extra_campaigns"]
+        field.queryset = Campaign.objects.filter(pk__in=[c.pk for c in others])
+        field.label_from_instance = lambda c: f"{c.name} ({c.get_system_display()})"
+        if not others:  # nothing to tick; a campaign posted anyway is refused
+            field.widget = forms.MultipleHiddenInput()

@@ -73,11 +73,15 @@ def new_invite_token() -> str:
 
 
 class Invite(models.Model):
-    """A link a GM shares; whoever opens it signed in can join with its role."""
+    """A link a GM shares; whoever opens it signed in can join with its role.
+
+    It is made on one campaign's page (`campaign`) and may cover more of the same GM's
+    campaigns (`extra_campaigns`): joining adds the member to each, with the same role."""
 
     JOINABLE_ROLES = [(Role.PLAYER, "Player"), (Role.OBSERVER, "Observer")]
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invites")
+    extra_campaigns = models.ManyToManyField(Campaign, blank=True, related_name="shared_invites")
     token = models.CharField(max_length=64, unique=True, default=new_invite_token)
     role = models.CharField(max_length=10, choices=JOINABLE_ROLES, default=Role.PLAYER)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
@@ -96,6 +100,10 @@ class Invite(models.Model):
     @property
     def is_active(self) -> bool:
         return self.revoked_at is None
+
+    def covered_campaigns(self) -> list[Campaign]:
+        """The campaign it was made on first, then the others it covers, by name."""
+        return [self.campaign, *(c for c in self.extra_campaigns.all() if c.pk != self.campaign_id)]
 
 
 class Scene(models.Model):

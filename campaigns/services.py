@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import signals
@@ -73,15 +74,43 @@ def leave(campaign: Campaign, membership: Membership) -> None:
         raise CampaignError("You are the only GM: make someone else GM before you leave.") from exc
 
 
-def create_invite(campaign: Campaign, user, role: str) -> Invite:
+def gm_campaigns(user) -> list[Campaign]:
+    """The campaigns `user` is a GM of, by name: what one invite may cover."""
+    return list(Campaign.objects.filter(memberships__user=user, memberships__role=Role.GM))
+
+
+@transaction.atomic
+def create_invite(campaign: Campaign, user, role: str, extra_campaigns=()) -> Invite:
+    """An invite to `campaign`, and to each of `extra_campaigns`, which `user` must GM."""
     if role not in (Role.PLAYER, Role.OBSERVER):
         raise CampaignError("Invites are for players or observers.")
-    return Invite.objects.create(campaign=campaign, role=role, created_by=user)
+    extra = {c.pk: c for c in extra_campaigns if c.pk != campaign.pk}
+    gm_of = {c.pk for c in gm_campaigns(user)}
+    if any(pk not in gm_of for pk in extra):
+        raise CampaignError("An invite can only cover campaigns you are a GM of.")
+    invite = Invite.objects.create(campaign=campaign, role=role, created_by=user)
+    invite.extra_campaigns.set(extra.values())
+    return invite
+
+
+def _covering(campaign: Campaign):
+    """Invites that let people into `campaign`: made on it, or covering it too."""
+    return Invite.objects.filter(Q(campaign=campaign) | Q(extra_campaigns=campaign)).distinct()
+
+
+def active_invites(campaign: Campaign) -> list[Invite]:
+    return list(
+        _covering(campaign)
+        .filter(revoked_at__isnull=True)
+        .select_related("campaign")
+        .prefetch_related("extra_campaigns")
+    )
 
 
 @transaction.atomic
 def revoke_invite(campaign: Campaign, invite_id: int) -> Invite:
-    invite = Invite.objects.select_for_update().filter(campaign=campaign, pk=invite_id).first()
+    found = _covering(campaign).filter(pk=invite_id).values_list("pk", flat=True).first()
+    invite = Invite.objects.select_for_update().filter(pk=found).first() if found else None
     if invite is None:
         raise CampaignError("No such invite.")
     if invite.revoked_at is None:
@@ -92,8 +121,11 @@ def revoke_invite(campaign: Campaign, invite_id: int) -> Invite:
 
 @transaction.atomic
 def regenerate_invite(campaign: Campaign, invite_id: int, user) -> Invite:
+    """A new link in place of the old one, for the same role and campaigns."""
     old = revoke_invite(campaign, invite_id)
-    return create_invite(campaign, user, old.role)
+    fresh = Invite.objects.create(campaign=old.campaign, role=old.role, created_by=user)
+    fresh.extra_campaigns.set(old.extra_campaigns.all())
+    return fresh
 
 
 # What Invite tokens are made of (secrets.token_urlsafe). Anything else is no invite's,
@@ -115,14 +147,28 @@ def find_invite(token: str) -> Invite:
     return invite
 
 
+def joinable_campaigns(invite: Invite) -> list[Campaign]:
+    """What joining by `invite` adds its holder to: the campaign it was made on, and each
+    other one it covers whose GM its maker still is."""
+    campaigns = invite.covered_campaigns()
+    if len(campaigns) == 1:
+        return campaigns
+    still_gm = {c.pk for c in gm_campaigns(invite.created_by)} if invite.created_by else set()
+    return [campaigns[0], *(c for c in campaigns[1:] if c.pk in still_gm)]
+
+
 @transaction.atomic
-def join(invite: Invite, user) -> tuple[Membership, bool]:
-    """Join with the invite's role; an existing member keeps their role."""
-    campaign = _lock(invite.campaign)
-    membership, created = Membership.objects.get_or_create(
-        campaign=campaign, user=user, defaults={"role": invite.role}
-    )
-    return membership, created
+def join(invite: Invite, user) -> list[tuple[Membership, bool]]:
+    """Join each campaign the invite covers with its role; an existing member keeps their
+    role. The campaigns are locked in id order (campaigns.locking), the answer is in the
+    invite's order."""
+    campaigns = joinable_campaigns(invite)
+    for campaign in sorted(campaigns, key=lambda c: c.pk):
+        _lock(campaign)
+    return [
+        Membership.objects.get_or_create(campaign=c, user=user, defaults={"role": invite.role})
+        for c in campaigns
+    ]
 
 
 def create_scene(campaign: Campaign, *, title: str, description: str) -> Scene:

@@ -2,9 +2,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import services
+from . import links, services
 from .forms import CampaignEditForm, CampaignForm, InviteForm, RoleForm, SceneForm
 from .locking import Busy
 from .models import Membership, Role, Scene
@@ -68,11 +69,32 @@ def campaign_edit(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
+def _other_gm_campaigns(user, campaign) -> list:
+    return [c for c in services.gm_campaigns(user) if c.pk != campaign.pk]
+
+
+def _invite_rows(request: HttpRequest, campaign) -> list[dict]:
+    """Each active invite with its link, as friends open it, and the link's QR code."""
+    rows = []
+    for invite in services.active_invites(campaign):
+        url = links.site_url(request, invite.get_absolute_url())
+        label = f"{invite.get_role_display()} invite link"
+        rows.append(
+            {
+                "invite": invite,
+                "url": url,
+                "label": label,
+                "campaigns": invite.covered_campaigns(),
+                "qr": links.qr_svg(url, f"QR code of the {label.lower()}"),
+            }
+        )
+    return rows
+
+
 @login_required
 def members(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_gm(request.user, campaign_id)
     rows = campaign.memberships.select_related("user").order_by("role", "user__username")
-    invites = campaign.invites.filter(revoked_at__isnull=True)
     return render(
         request,
         "campaigns/members.html",
@@ -81,8 +103,9 @@ def members(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "membership": membership,
             "rows": rows,
             "roles": Role.choices,
-            "invites": invites,
-            "invite_form": InviteForm(),
+            "invites": _invite_rows(request, campaign),
+            "invite_form": InviteForm(others=_other_gm_campaigns(request.user, campaign)),
+            "works_here_only": links.works_here_only(request),
         },
     )
 
@@ -139,12 +162,22 @@ def leave(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, _ = get_campaign_for_gm(request.user, campaign_id)
-    form = InviteForm(request.POST)
+    form = InviteForm(request.POST, others=_other_gm_campaigns(request.user, campaign))
     if form.is_valid():
-        services.create_invite(campaign, request.user, form.cleaned_data["role"])
-        messages.success(request, "New invite link created.")
-    else:
+        try:
+            services.create_invite(
+                campaign,
+                request.user,
+                form.cleaned_data["role"],
+                form.cleaned_data.get("extra_campaigns") or (),
+            )
+            messages.success(request, "New invite link created.")
+        except services.CampaignError as error:
+            _refused(request, error)
+    elif "role" in form.errors:
         messages.error(request, "Invites are for players or observers.")
+    else:
+        messages.error(request, "An invite can only cover campaigns you are a GM of.")
     return redirect("members", campaign.pk)
 
 
@@ -172,23 +205,86 @@ def invite_regenerate(request: HttpRequest, campaign_id: int, invite_id: int) ->
     return redirect("members", campaign.pk)
 
 
+def _join_and_say(request: HttpRequest, invite) -> str:
+    """Join, say so, and answer where the newcomer goes: a new player makes their
+    character in the first campaign; anyone else goes to its table."""
+    joined = services.join(invite, request.user)
+    first, first_is_new = joined[0]
+    new = [m for m, created in joined if created]
+    makes_character = first_is_new and first.role == Role.PLAYER
+    if new:
+        names = ", ".join(m.campaign.name for m in new)
+        next_step = " Make your character next." if makes_character else ""
+        messages.success(request, f"You joined {names} as {new[0].get_role_display()}.{next_step}")
+    else:
+        messages.info(request, f"You are already in {invite.campaign.name}.")
+    if makes_character:
+        return reverse("sheet_create", args=[first.campaign_id])
+    return reverse("table", args=[first.campaign_id])
+
+
+def _welcome_rows(invite) -> list[dict]:
+    rows = []
+    for campaign in services.joinable_campaigns(invite):
+        gms = campaign.memberships.filter(role=Role.GM).select_related("user")
+        rows.append(
+            {
+                "campaign": campaign,
+                "game": campaign.get_system_display(),
+                "gms": [m.user.shown_name for m in gms],
+            }
+        )
+    return rows
+
+
 @login_required
 def join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invite = services.find_invite(token)
     except services.CampaignError as error:
         return render(request, "campaigns/join_invalid.html", {"error": str(error)}, status=404)
+    rows = _welcome_rows(invite)
+    joined = set(
+        Membership.objects.filter(
+            user=request.user, campaign__in=[r["campaign"] for r in rows]
+        ).values_list("campaign_id", flat=True)
+    )
     existing = Membership.objects.filter(campaign=invite.campaign, user=request.user).first()
     if request.method == "POST":
-        membership, created = services.join(invite, request.user)
-        if created:
-            messages.success(
-                request, f"You joined {invite.campaign.name} as {membership.get_role_display()}."
-            )
-        else:
-            messages.info(request, f"You are already in {invite.campaign.name}.")
-        return redirect(invite.campaign)
-    return render(request, "campaigns/join.html", {"invite": invite, "existing": existing})
+        return redirect(_join_and_say(request, invite))
+    context = {
+        "invite": invite,
+        "existing": existing if len(joined) == len(rows) else None,
+        "rows": rows,
+    }
+    return render(request, "campaigns/join.html", context)
+
+
+def invite_welcome(token: str) -> dict | None:
+    """What an invite says to a visitor who has no account yet (the log-in and sign-up
+    pages show it): the campaigns, their games and GMs, the role. None for a link that
+    is no valid invite, which then looks like any other page."""
+    try:
+        invite = services.find_invite(token)
+    except services.CampaignError:
+        return None
+    return {"role": invite.get_role_display(), "rows": _welcome_rows(invite)}
+
+
+def invite_arrival(request: HttpRequest, token: str) -> str | None:
+    """Join right after a log-in or sign-up made from the invite's page (its button says
+    so); None when the invite stopped working meanwhile, and its page then says why."""
+    try:
+        invite = services.find_invite(token)
+    except services.CampaignError:
+        return None
+    return _join_and_say(request, invite)
+
+
+# The log-in and sign-up pages ask the page they lead to what to say and do
+# (accounts/arrival.py).
+join.welcome = invite_welcome
+join.arrive = invite_arrival
 
 
 @login_required

@@ -22,6 +22,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.urls import reverse
+
 from table import visibility as gate
 from table.models import Kind, TableEvent, Visibility
 from table.templatetags.table_cards import action_title, die_role, facts
@@ -324,19 +327,28 @@ def plain_content(event: TableEvent, audience: str) -> str:
     return f"**{plain(who)}:** {plain(text)}" if who else plain(text)
 
 
+def _linked(embeds: list[dict], event: TableEvent) -> list[dict]:
+    """With PUBLIC_URL set, the first embed's title links to the campaign's table: the
+    worker has no request to take an address from, and no other address is sure to open
+    from Discord."""
+    if settings.PUBLIC_URL and embeds:
+        embeds[0]["url"] = settings.PUBLIC_URL + reverse("table", args=[event.campaign_id])
+    return embeds
+
+
 def event_payload(event: TableEvent, audience: str, *, sealed: bool, resent: bool = False) -> dict:
     """The JSON body for one queued event. `sealed` was decided when it was queued: such a
     message posts the sealed card even if the event has been revealed since."""
     if sealed or not gate.sees(event, audience):
         if event.kind in PLAIN_KINDS:
             return fit({"content": plain(gate.sealed_headline(event))})
-        return fit({"embeds": [sealed_embed(event, resent=resent)]})
+        return fit({"embeds": _linked([sealed_embed(event, resent=resent)], event)})
     if event.kind in PLAIN_KINDS:
         content = plain_content(event, audience)
         if resent:
             content += f"\n-# {RESENT_NOTE}"
         return fit({"content": content})
-    return fit({"embeds": event_embeds(event, audience, resent=resent)})
+    return fit({"embeds": _linked(event_embeds(event, audience, resent=resent), event)})
 
 
 def text_payload(text: str, *, resent: bool = False) -> dict:

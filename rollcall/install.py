@@ -9,15 +9,11 @@ import contextlib
 import ipaddress
 import os
 import secrets
-import socket
-import struct
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-LOCAL_NAMES = ["127.0.0.1", "localhost", "[::1]"]
-WILDCARDS = {"0.0.0.0", "::", "[::]", ""}  # noqa: S104 - names of "every address", compared
-SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
+from rollcall.reach import LOCAL_NAMES, is_wildcard, machine_addresses, machine_names
 
 
 def install_secret_key(path: Path) -> str:
@@ -64,11 +60,11 @@ def _read_key(path: Path) -> str | None:
 
 def served_hosts(host: str) -> list[str]:
     """ALLOWED_HOSTS for a server bound to `host`: the loopback names for a loopback
-    address; for every address (0.0.0.0, ::) those, the machine's name and its own
-    addresses; otherwise the address or name itself."""
+    address; for every address (0.0.0.0, ::) those, the machine's name and name.local and
+    its own addresses; otherwise the address or name itself."""
     host = host.strip()
-    if host in WILDCARDS:
-        return _unique([*LOCAL_NAMES, *_machine_names(), *_machine_addresses()])
+    if is_wildcard(host):
+        return _unique([*LOCAL_NAMES, *machine_names(), *machine_addresses()])
     bare = host.strip("[]")
     try:
         address = ipaddress.ip_address(bare)
@@ -81,33 +77,3 @@ def served_hosts(host: str) -> list[str]:
 
 def _unique(names: list[str]) -> list[str]:
     return list(dict.fromkeys(n for n in names if n))
-
-
-def _machine_names() -> list[str]:
-    """The machine's own name, and its mDNS name (name.local), without asking DNS."""
-    name = socket.gethostname().lower()
-    return [name, f"{name.split('.')[0]}.local"] if name else []
-
-
-def _machine_addresses() -> list[str]:
-    """The addresses of this machine's interfaces, read from the kernel (Linux); nothing
-    elsewhere, where ALLOWED_HOSTS names the address to use."""
-    found: list[str] = []
-    try:
-        import fcntl  # Unix only: elsewhere ALLOWED_HOSTS names the address
-
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            for _, name in socket.if_nameindex():
-                with contextlib.suppress(OSError):
-                    packed = struct.pack("256s", name.encode()[:15])
-                    answer = fcntl.ioctl(probe.fileno(), SIOCGIFADDR, packed)
-                    found.append(socket.inet_ntoa(answer[20:24]))
-    except (ImportError, OSError):
-        pass
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/net/if_inet6").read_text().splitlines():
-            digits = line.split()[0]
-            address = ipaddress.IPv6Address(int(digits, 16))
-            if not address.is_link_local:
-                found.append(f"[{address}]")
-    return found

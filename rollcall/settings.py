@@ -12,6 +12,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from rollcall.install import install_secret_key, served_hosts
+from rollcall.reach import friend_hosts, public_host, public_origin
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -58,6 +59,20 @@ SECRET_KEY = env_str("SECRET_KEY") or install_secret_key(
 # public name).
 HOST = env_str("HOST", "127.0.0.1")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", served_hosts(HOST))
+# The address friends open, behind a proxy or a tunnel (https://table.example): invite,
+# overlay and Discord links are built on it, and its host is allowed. Unset, links are
+# built on the address the page was opened at, or on the first of LAN_ADDRESSES when
+# that is one only this machine knows (campaigns/links.py).
+try:
+    PUBLIC_URL = public_origin(env_str("PUBLIC_URL"))
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
+if PUBLIC_URL and public_host(PUBLIC_URL) not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(public_host(PUBLIC_URL))
+# Where friends on the network reach this server, best first (rollcall/reach.py): the
+# machine's LAN addresses and name.local when it listens on every address, none when it
+# listens on loopback only.
+LAN_ADDRESSES = friend_hosts(HOST)
 
 # Games kept outside rules/ (a package exposing what rules.kit.game reads), by module path,
 # registered at start beside the five built in: "ROLLCALL_EXTRA_GAMES=mygames.dragons".
@@ -247,6 +262,8 @@ if BEHIND_TLS_PROXY:
 # Other origins whose pages may post forms and open the table's websocket (the site's
 # own origin always may), e.g. https://rollcall.example.com:8443
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+if PUBLIC_URL and PUBLIC_URL not in CSRF_TRUSTED_ORIGINS:
+    CSRF_TRUSTED_ORIGINS.append(PUBLIC_URL)
 
 # Content-Security-Policy on every response (django-csp): scripts, styles, images and
 # connections from this origin only; no inline script, handler or style attribute, no

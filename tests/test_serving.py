@@ -32,7 +32,7 @@ DEMO_PASSWORD = "rollcall-demo"  # campaigns/demo.py
 SETTINGS_VARS = {
     "DEBUG", "SECRET_KEY", "SECRET_KEY_FILE", "ALLOWED_HOSTS", "HOST", "SQLITE_PATH",
     "STATIC_ROOT", "BEHIND_TLS_PROXY", "TRUSTED_PROXY_HOPS", "SECURE_SSL_REDIRECT",
-    "DATABASE_URL", "REDIS_URL", "CSRF_TRUSTED_ORIGINS", "DJANGO_SETTINGS_MODULE",
+    "DATABASE_URL", "REDIS_URL", "CSRF_TRUSTED_ORIGINS", "DJANGO_SETTINGS_MODULE", "PUBLIC_URL",
 }  # fmt: skip
 
 
@@ -48,6 +48,7 @@ class Answer:
 class Served:
     port: int
     directory: Path
+    printed: str = ""  # what the recipe printed before daphne started
 
     @property
     def host(self) -> str:
@@ -90,7 +91,7 @@ def make_run_commands(port: int) -> list[list[str]]:
     return [
         shlex.split(line)
         for line in printed.splitlines()
-        if "manage.py" in line or "/daphne " in line
+        if "manage.py" in line or "/daphne " in line or "rollcall.reach" in line
     ]
 
 
@@ -112,10 +113,12 @@ def served():
     commands = make_run_commands(port)
     assert [c[-1] for c in commands][-1] == "rollcall.asgi:application", commands
     *setup, daphne = commands
+    printed = []
     for command in setup:
         argv, env = run_like_make(command, base)
         done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
         assert done.returncode == 0, f"{' '.join(argv)}:\n{done.stderr}"
+        printed.append(done.stdout)
     argv, env = run_like_make(daphne, base)
     assert argv[argv.index("-b") + 1] == "0.0.0.0"  # noqa: S104 - what make run asks for
     argv[argv.index("-b") + 1] = "127.0.0.1"  # tests reach only this machine's loopback
@@ -123,7 +126,7 @@ def served():
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     try:
         wait_for_port(port, process, timeout=30)
-        yield Served(port, directory)
+        yield Served(port, directory, "".join(printed))
     finally:
         stop(process)
         log.close()
@@ -183,6 +186,19 @@ def test_the_demo_logins_work(served):
     mine = served.request("GET", "/campaigns/", headers={"Cookie": f"sessionid={session}"})
     assert mine.status == 200
     assert len(set(re.findall(r'href="/c/(\d+)/"', mine.body))) == 5  # the demo campaigns
+
+
+def test_make_run_prints_the_addresses_friends_open_and_they_answer(served):
+    """HOST=0.0.0.0 used to print http://0.0.0.0:PORT/, which answers 400: now every
+    address printed for friends is one this server accepts."""
+    assert "0.0.0.0" not in served.printed
+    friends = served.printed.split("Friends open it at:", 1)[1].split("On this machine:", 1)[0]
+    urls = re.findall(r"http://(\S+)/", friends)
+    assert urls and any(
+        u.startswith(f"{socket.gethostname().lower().split('.')[0]}.local:") for u in urls
+    )
+    for host in urls:
+        assert served.request("GET", "/accounts/login/", host=host).status == 200, host
 
 
 # ---------------------------------------------------------------------- the Host header

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OWN_VARS = {
     "DEBUG", "SECRET_KEY", "SECRET_KEY_FILE", "ALLOWED_HOSTS", "HOST", "SQLITE_PATH",
     "BEHIND_TLS_PROXY", "TRUSTED_PROXY_HOPS", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-    "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "CSRF_TRUSTED_ORIGINS",
+    "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "CSRF_TRUSTED_ORIGINS", "PUBLIC_URL",
 }  # fmt: skip
 
 
@@ -154,6 +154,34 @@ def test_an_explicit_allowed_hosts_wins(tmp_path):
         SQLITE_PATH=str(tmp_path / "db.sqlite3"),
     )  # fmt: skip
     assert got["ALLOWED_HOSTS"] == ["table.example", "192.0.2.9"]
+
+
+def test_every_address_friends_are_given_is_allowed(tmp_path):
+    got = settings_of(
+        "ALLOWED_HOSTS", "LAN_ADDRESSES", HOST="0.0.0.0", SQLITE_PATH=str(tmp_path / "db.sqlite3")
+    )
+    assert set(got["LAN_ADDRESSES"]) <= set(got["ALLOWED_HOSTS"])
+    assert not {"127.0.0.1", "localhost", "0.0.0.0", "[::1]"} & set(got["LAN_ADDRESSES"])
+    assert any(name.endswith(".local") for name in got["LAN_ADDRESSES"])
+    alone = settings_of("LAN_ADDRESSES", SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    assert alone["LAN_ADDRESSES"] == []
+
+
+@pytest.mark.parametrize("allowed", [None, "rollcall.internal"])
+def test_public_url_is_allowed_and_trusted(tmp_path, allowed):
+    env = {"SQLITE_PATH": str(tmp_path / "db.sqlite3"), "PUBLIC_URL": "https://Table.example:8443/"}
+    if allowed:
+        env["ALLOWED_HOSTS"] = allowed
+    got = settings_of("PUBLIC_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", **env)
+    assert got["PUBLIC_URL"] == "https://table.example:8443"
+    assert "table.example" in got["ALLOWED_HOSTS"]
+    assert got["CSRF_TRUSTED_ORIGINS"] == ["https://table.example:8443"]
+
+
+@pytest.mark.parametrize("bad", ["table.example", "ftp://table.example", "https://t.example/rc/"])
+def test_a_public_url_that_is_no_site_address_is_refused_at_start(tmp_path, bad):
+    with pytest.raises(RuntimeError, match="PUBLIC_URL"):
+        settings_of("PUBLIC_URL", PUBLIC_URL=bad, SQLITE_PATH=str(tmp_path / "db.sqlite3"))
 
 
 def test_forwarded_for_is_not_trusted_unless_configured(tmp_path):

@@ -77,8 +77,8 @@ LAZY_IMPORTS = {
         "AppConfig.ready(): the receivers read models, which exist only once the app "
         "registry is ready (Django's documented place for connecting signals)"
     ),
-    ("rollcall/install.py", "fcntl"): (
-        "Unix only: elsewhere the machine's addresses are not read and ALLOWED_HOSTS names one"
+    ("rollcall/reach.py", "fcntl"): (
+        "Unix only: elsewhere the interfaces are not read; the routed and host name's addresses serve"
     ),
     ("rollcall/wslimits.py", "twisted.internet.reactor"): (
         "importing twisted's reactor installs one when none is: only daphne may choose it"

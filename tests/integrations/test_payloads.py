@@ -150,3 +150,15 @@ def test_a_chat_line_posts_as_plain_content(audience):
     assert payload["content"] == "**Mal:** We run. \\*Now\\*."
     whisper = event(kind="chat", action="", visibility=Visibility.GM, outcome={"text": "psst"})
     assert "psst" not in event_payload(whisper, PLAYERS, sealed=True)["content"]
+
+
+def test_with_a_public_url_each_message_links_to_the_table(settings):
+    """PUBLIC_URL is the one address sure to open from Discord: a message's title links
+    to the campaign's table there, sealed or not; without it, no link."""
+    settings.PUBLIC_URL = "https://table.example"
+    table = "https://table.example/c/1/table/"
+    assert event_payload(event(), PLAYERS, sealed=False)["embeds"][0]["url"] == table
+    secret = event(visibility=Visibility.GM)
+    assert event_payload(secret, PLAYERS, sealed=True)["embeds"][0]["url"] == table
+    settings.PUBLIC_URL = ""
+    assert "url" not in event_payload(event(), PLAYERS, sealed=False)["embeds"][0]
