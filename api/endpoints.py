@@ -167,8 +167,9 @@ class Target(Schema):
 
 
 class SealedEvent(Schema):
-    """An event hidden from this member (a secret or blind roll not yet revealed): that
-    it happened, when, and the commitment to its dice; nothing else."""
+    """An event hidden from this member (a secret or blind roll not yet revealed, or
+    another member's whisper to the GM): that it happened, when, and the commitment to
+    its dice (none for a whisper, which is never revealed); nothing else."""
 
     seq: int
     kind: Literal["sealed"]
@@ -293,12 +294,16 @@ def events(
     limit: int = Query(50, ge=1, le=LIMIT, description=f"At most this many (1–{LIMIT})."),
 ):
     """The log, oldest first, paged by seq. Every seq is listed: an event hidden from
-    this member is its sealed card, which opens once the GM reveals it."""
+    this member is its sealed card, which opens once the GM reveals it, and another
+    member's whisper to the GM its sealed line. The page ends at `last_seq`, read first,
+    so `next_after` is null once the page reaches it."""
     found = _access(request, campaign_id)
-    page = reading.events_after(campaign_id, found.audience, after, limit, found.membership.user_id)
     head = reading.head(campaign_id)
+    viewer = found.membership.user_id
+    page = reading.events_after(campaign_id, found.audience, after, limit, viewer, upto=head)
     last = page[-1]["seq"] if page else after
-    return {"events": page, "last_seq": head, "next_after": last if last < head else None}
+    more = len(page) == limit and last < head
+    return {"events": page, "last_seq": head, "next_after": last if more else None}
 
 
 @api.get(

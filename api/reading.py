@@ -29,13 +29,22 @@ def head(campaign_id: int) -> int:
 
 
 def events_after(
-    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None = None
+    campaign_id: int,
+    audience: str,
+    after: int,
+    limit: int,
+    viewer: int | None = None,
+    *,
+    upto: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The log after `after`, oldest first, as this audience may see it (`viewer`: the
-    reading member's user id, who also reads their own whispers to the GM)."""
+    """The log after `after` (up to `upto`), oldest first, as this audience may see it
+    (`viewer`: the reading member's user id: their own whispers to the GM whole, others'
+    sealed)."""
     rows = TableEvent.objects.filter(
         visibility.log_filter(audience, viewer), campaign_id=campaign_id, seq__gt=min(after, MAX_ID)
     )
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
     rows = rows.select_related("target").order_by("seq")[: max(0, min(limit, PAGE_LIMIT))]
     return [visibility.event_data(event, audience, viewer) for event in rows]
 

@@ -7,8 +7,8 @@ API (stable; the table page calls it):
 
     perform(campaign, user, action_name, request, *, sheet_id=None, visibility="public")
         -> TableEvent
-    reveal(campaign, user, event_id) -> TableEvent
-    void(campaign, user, event_id, reason) -> TableEvent
+    reveal(campaign, user, event_id, *, seq=None) -> TableEvent   (never a whisper)
+    void(campaign, user, event_id, reason, *, seq=None) -> TableEvent
     session_started(campaign, user) -> TableEvent
     chat_in(campaign_id, user, *, mode, text, sheet_id=None, expect=None) -> TableEvent
     scene_state(campaign, user=None, *, membership=None) -> dict
@@ -68,7 +68,6 @@ from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
-from rules.kit.table import MAX_ID
 from rules.registry import get_system
 
 from . import broadcast, signals, undo
@@ -90,6 +89,7 @@ from .state import (
     handler_for,
     reset_session,
 )
+from .targets import named_event, refuse_reveal
 
 __all__ = [
     "ActionError",
@@ -503,6 +503,8 @@ def perform_in(
             name = str(action_name)[:40]
             raise ActionError(f"{system.name} has no action called “{name}”.") from error
         handler = handler_for(system, action.name)
+        if handler.gm_only and not membership.is_gm:  # the role first, whatever is named
+            raise ActionError(f"Only the GM can use “{action.title}”.")
         chosen = _visibility(visibility, membership)
         if chosen != Visibility.PUBLIC and handler.public_only:
             raise ActionError(f"“{action.title}” changes what everyone sees, so it is public.")
@@ -552,32 +554,16 @@ def perform_in(
         )
 
 
-def _target(campaign: Campaign, event_id: object) -> TableEvent:
-    if isinstance(event_id, bool) or not isinstance(event_id, int):
-        raise ActionError("Say which event (its number).")
-    if not 0 < event_id <= MAX_ID:
-        raise ActionError("No such event in this campaign's log.")
-    event = TableEvent.objects.select_for_update().filter(campaign=campaign, pk=event_id).first()
-    if event is None:
-        raise ActionError("No such event in this campaign's log.")
-    return event
-
-
 @_retried
-def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
-    """The GM shows a secret or blind event to everyone: a new public event that
-    carries the revealed one; the original is flagged revealed."""
+def reveal(campaign: Campaign, user, event_id: int | None, *, seq: int | None = None) -> TableEvent:
+    """The GM shows a secret or blind event (named by `event_id`, or by `seq`) to
+    everyone: a new public event that carries it; the original is flagged revealed."""
     with transaction.atomic():
         head, membership = _lock_as(campaign.pk, user)
-        if not membership.is_gm:
+        if not membership.is_gm:  # the role first, whatever was named (table.targets)
             raise ActionError("Only the GM can reveal a roll.")
-        target = _target(campaign, event_id)
-        if target.visibility == Visibility.PUBLIC:
-            raise ActionError("Everyone can already see that event.")
-        if target.revealed:
-            raise ActionError("That event has already been revealed.")
-        if target.voided:
-            raise ActionError("That event was voided; there is nothing to reveal.")
+        target = named_event(campaign, event_id, seq)
+        refuse_reveal(target)
         target.revealed = True
         target.save(update_fields=["revealed"])
         return _append(
@@ -596,7 +582,9 @@ def reveal(campaign: Campaign, user, event_id: int) -> TableEvent:
 
 
 @_retried
-def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
+def void(
+    campaign: Campaign, user, event_id: int | None, reason: str, *, seq: int | None = None
+) -> TableEvent:
     """The GM strikes an action from the record: a new event saying why; the original
     stays in the log, flagged voided. What the action changed is given back in the same
     transaction (table/undo.py): counters by their deltas, never below zero; dice and
@@ -609,9 +597,9 @@ def void(campaign: Campaign, user, event_id: int, reason: str) -> TableEvent:
         raise ActionError(f"The reason is at most {MAX_REASON} characters.")
     with transaction.atomic():
         head, membership = _lock_as(campaign.pk, user)
-        if not membership.is_gm:
+        if not membership.is_gm:  # the role first, whatever was named (table.targets)
             raise ActionError("Only the GM can void an event.")
-        target = _target(campaign, event_id)
+        target = named_event(campaign, event_id, seq)
         if target.kind != Kind.ACTION:
             raise ActionError("Only actions can be voided.")
         if target.voided:

@@ -46,8 +46,7 @@ from django.utils.crypto import salted_hmac
 
 from . import reading
 from .dbthread import in_db_thread
-from .rendering import audiences_for, event_message
-from .visibility import reaches
+from .rendering import audiences_for, stream_message
 
 log = logging.getLogger(__name__)
 
@@ -148,18 +147,12 @@ async def _group_send_all(
 
 
 def publish_event(event, after: dict[str, int]) -> None:
-    """Render the event once per audience that may see it and publish it. A whisper to
-    the GM goes to the players' sockets too, so their stream stays in order, but
-    marked `for_user` (its author): every other player's socket drops it unsent
-    (TableConsumer.push)."""
+    """Render the event once per audience and publish it. A whisper to the GM reaches
+    the players' sockets as its sealed line, with its author's card beside it, which
+    only the author's own sockets send (TableConsumer.push)."""
     try:
         for audience in audiences_for(event):
-            message = {"seq": event.seq, "after": after[audience]}
-            if reaches(event, audience):
-                message["html"] = event_message(event, audience)
-            else:
-                message["for_user"] = event.actor_id
-                message["html"] = event_message(event, audience, viewer=event.actor_id)
+            message = {**stream_message(event, audience), "after": after[audience]}
             publish(event.campaign_id, audience, message)
     except Exception:
         log.exception("broadcast of event #%s failed; clients catch up on resume", event.seq)
@@ -427,7 +420,7 @@ class Hub:
         connected would otherwise skip those events until they reconnect."""
         result = None
         try:
-            result = await in_db_thread(reading.fetch_replay)(
+            result = await in_db_thread(reading.fetch_stream)(
                 key[0], key[1], stream.last or 0, settings.TABLE_REPLAY_LIMIT
             )
         except Exception:
@@ -436,10 +429,11 @@ class Hub:
         if self.streams.get(key) is not stream:
             return
         if result is not None and not result["reload"]:
-            for seq, html in result["messages"]:
+            for message in result["messages"]:
+                seq = message["seq"]
                 if stream.last is None or seq > stream.last:
                     stream.held.pop(seq, None)
-                    self._emit(key, {"seq": seq, "html": html})
+                    self._emit(key, message)
                     stream.last = seq
         # Anything still held (the log could not be read) goes out as it is.
         for seq in sorted(stream.held):

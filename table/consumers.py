@@ -50,7 +50,6 @@ from .actions import (
     void,
 )
 from .dbthread import in_db_thread
-from .models import TableEvent
 from .reading import audience_of, membership_of
 from .rendering import notice_html
 
@@ -381,8 +380,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if message.get("user") is not None and message.get("user") != self.user.pk:
             return  # a fragment for one member's pages (broadcast.send_html_to_user)
-        if message.get("for_user", self.user.pk) != self.user.pk:
-            return  # another player's whisper to the GM: never sent here
         seq = message.get("seq")
         if seq is None:
             await self.send_text(message["html"])
@@ -393,6 +390,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seq <= self.sent_seq:
             return
         self.sent_seq = seq
+        if message.get("author") == self.user.pk and "author_html" in message:
+            await self.send_text(message["author_html"])  # their own whisper, whole
+            return
         await self.send_text(message["html"])
 
     async def send_text(self, text: str) -> None:
@@ -521,16 +521,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             if (audience_of(membership), membership.pk) != expect:
                 return "role", ""
             campaign = membership.campaign
-            event_id = message.get("event_id")
-            if event_id is None:
-                row = TableEvent.objects.filter(campaign=campaign, seq=message["seq"]).first()
-                if row is None:
-                    return "error", "No such event in this campaign's log."
-                event_id = row.pk
+            # By seq or by id, the event is looked up after the role is checked.
+            event_id, seq = message.get("event_id"), message.get("seq")
             if message["type"] == "reveal":
-                reveal(campaign, self.user, event_id)
+                reveal(campaign, self.user, event_id, seq=seq)
             else:
-                void(campaign, self.user, event_id, message["reason"])
+                void(campaign, self.user, event_id, message["reason"], seq=seq)
             return "ok", ""
         except NotMember:
             return "gone", ""

@@ -232,8 +232,9 @@ def to_markdown(data: dict[str, Any]) -> str:
         if event["kind"] == "sealed":
             lines.append(f"## #{event['seq']} {_md(event['headline'])} *(sealed)*")
             lines.append("")
-            lines.append(f"Commitment (SHA-256): `{event['commitment']}`")
-            lines.append("")
+            if event["commitment"]:  # a whisper has none: it is never revealed
+                lines.append(f"Commitment (SHA-256): `{event['commitment']}`")
+                lines.append("")
             continue
         who = event["character"] or event["actor"]
         what = event["action"] or event["kind"].replace("_", " ")

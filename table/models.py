@@ -44,8 +44,8 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", "Public"
     GM = "gm", "Secret (GMs only)"
     BLIND = "blind", "Blind (GMs only until revealed)"
-    # A chat line whispered to the GM: GMs and its author read it, nobody else ever
-    # learns it exists (table.visibility.reaches).
+    # A chat line whispered to the GM: GMs and its author read it; other members see a
+    # sealed line in its place; it is never revealed (table.visibility.sees).
     WHISPER = "whisper", "Whisper (GMs and its author)"
 
 

@@ -15,7 +15,7 @@ from campaigns.models import Campaign, Membership
 from . import visibility as gate
 from .context import ActionError, empty_state
 from .models import Kind, SceneState, SessionState, TableEvent, TableLog
-from .rendering import event_message
+from .rendering import event_message, stream_message
 from .state import visible_state
 
 
@@ -33,7 +33,7 @@ def visible_events(
     campaign: Campaign, user, *, after_seq: int = 0, limit: int | None = None
 ) -> list[TableEvent]:
     """The events of the log after `after_seq`, in order: every member is shown every
-    seq, hidden events as sealed cards, except whispers to the GM that are not theirs
+    seq, hidden events as sealed cards and others' whispers to the GM as sealed lines
     (table.visibility decides what each shows)."""
     audience = audience_of(membership_of(campaign, user))
     if audience is None:
@@ -120,22 +120,41 @@ def _head(campaign_id: int, audience: str) -> int:
     return 0 if head is None else head.last_seq
 
 
-def fetch_replay(
-    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None = None
-) -> dict[str, Any]:
-    """Every event the audience may see after `after`, rendered, or "too far behind"
-    (`viewer`: the reader's user id, who also gets their own whispers to the GM)."""
+def _replay_rows(
+    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None
+) -> tuple[int, str | None, list[TableEvent]]:
+    """(head, "ahead" | "behind" | None, the events after `after` this reader gets)."""
     head = _head(campaign_id, audience)
     if after > head:
-        return {"head": head, "reload": "ahead", "messages": []}
+        return head, "ahead", []
     rows = TableEvent.objects.filter(
         gate.log_filter(audience, viewer), campaign_id=campaign_id, seq__gt=after
     ).select_related("target")
     events = list(rows.order_by("seq")[: limit + 1])
     if len(events) > limit:
-        return {"head": head, "reload": "behind", "messages": []}
+        return head, "behind", []
+    return max([head, *(e.seq for e in events)]), None, events
+
+
+def fetch_replay(
+    campaign_id: int, audience: str, after: int, limit: int, viewer: int | None = None
+) -> dict[str, Any]:
+    """Every event the audience may see after `after`, rendered, or "too far behind"
+    (`viewer`: the reader's user id; another member's whisper is its sealed line)."""
+    head, reload, events = _replay_rows(campaign_id, audience, after, limit, viewer)
     return {
-        "head": max([head, *(e.seq for e in events)]),
-        "reload": None,
+        "head": head,
+        "reload": reload,
         "messages": [(e.seq, event_message(e, audience, viewer)) for e in events],
+    }
+
+
+def fetch_stream(campaign_id: int, audience: str, after: int, limit: int) -> dict[str, Any]:
+    """fetch_replay() for every socket of an audience at once (table.broadcast's
+    catch-up): each event as its broadcast carries it (rendering.stream_message)."""
+    head, reload, events = _replay_rows(campaign_id, audience, after, limit, gate.ANY_MEMBER)
+    return {
+        "head": head,
+        "reload": reload,
+        "messages": [stream_message(e, audience) for e in events],
     }

@@ -9,8 +9,11 @@ where the audience has it. Notices (errors, acknowledgements, "reload") replace
 `#table-notice`.
 
 Chat lines (Kind.CHAT) render "table/chat.html" instead (context: event, text, mode).
-A whisper to the GM renders only for a reader it reaches (table.visibility.reaches:
-the GMs and its author, `viewer`); asked for anyone else, rendering refuses.
+A whisper to the GM renders whole for the GMs and its author (`viewer`, a user id:
+table.visibility.sees) and as a sealed line, without its text, for every other member;
+asked for a reader that knows no member (viewer None, players), rendering refuses.
+`stream_message` is what a whole audience's sockets are sent (table.broadcast): for the
+players, a whisper's sealed line with its author's card beside it.
 
 Context of "table/event.html": event (TableEvent), audience, is_gm, outcome,
 dice (outcome["dice"] or []), target (the revealed or voided event, when this
@@ -81,12 +84,21 @@ def render_event_html(event: TableEvent, audience: str, viewer: int | None = Non
 
 
 def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
-    """A chat line's card: the same for everyone it reaches (it has no GM controls)."""
+    """A chat line's card (it has no GM controls): a whisper not the reader's is its
+    sealed line, and nothing of its text reaches the template."""
     if not visibility.reaches(event, audience, viewer):
-        raise ValueError("a whisper renders for the GMs and its author only")
+        raise ValueError("a whisper renders for members only")
     template = engines["jinja2"].get_template(CHAT_TEMPLATE)
+    if not sees(event, audience, viewer):
+        sealed = visibility.sealed_view(event)
+        return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
     return template.render(
-        {"event": event, "mode": event.request.get("mode"), "text": event.request.get("text")}
+        {
+            "sealed": None,
+            "event": event,
+            "mode": event.request.get("mode"),
+            "text": event.request.get("text"),
+        }
     )
 
 
@@ -140,12 +152,13 @@ def card_html(
     event's hash, which names its content: a row id used again (SQLite hands out the id
     of a rolled-back insert again) never brings back another event's card."""
     if not visibility.reaches(event, audience, viewer):
-        raise ValueError("a whisper renders for the GMs and its author only")
+        raise ValueError("a whisper renders for members only")
     target = event.target if event.target_id is not None else None
     key = (
         event.pk,
         event.hash,
         audience,
+        sees(event, audience, viewer),
         event.revealed,
         event.voided,
         target.revealed if target else None,
@@ -188,6 +201,17 @@ def event_message(event: TableEvent, audience: str, viewer: int | None = None) -
     if target is not None:
         parts.append(card_html(target, audience, oob=True))
     return "".join(parts)
+
+
+def stream_message(event: TableEvent, audience: str) -> dict:
+    """What every socket of an audience is sent for an event (a broadcast, or the hub's
+    catch-up): its message; for the players, a whisper's sealed line, with its author's
+    card beside it for the author's own sockets (consumers.push picks it)."""
+    message = {"seq": event.seq, "html": event_message(event, audience, visibility.ANY_MEMBER)}
+    if not sees(event, audience, visibility.ANY_MEMBER) and visibility.is_whisper(event):
+        message["author"] = event.actor_id
+        message["author_html"] = event_message(event, audience, event.actor_id)
+    return message
 
 
 def notice_html(kind: str, text: str, *, code: str = "", reload: bool = False) -> str:

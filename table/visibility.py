@@ -11,10 +11,12 @@ Scene and session state written by a hidden event is *veiled*: the state records
 piece it changed (table.undo.parts), what players saw before; players are shown that
 until the event is revealed.
 
-A chat line whispered to the GM (Visibility.WHISPER) is a third rule, "GMs plus the
-author": it *reaches* GMs and the member who wrote it, and nobody else, not even as a
-sealed card; readers that know no viewer (the overlay, the players' Discord channel)
-never get one. `log_filter(audience, viewer)` and `reaches` express it.
+A chat line whispered to the GM (Visibility.WHISPER) is a third rule, as at a real
+table: the GMs and the member who wrote it read it (`sees`); every other member gets a
+sealed line in its place ("Bob whispered to the GM"), without its text, so the log
+keeps every seq; it is never revealed, so it carries no commitment. A reader that knows
+no member (`viewer` None: the overlay, the players' Discord channel) shows no seq and
+gets no whisper at all. `reaches` and `log_filter(audience, viewer)` express it.
 
 Every reference an action makes to an earlier roll or to hidden state is looked up
 through here, and a target hidden from the actor is reported exactly as a target that
@@ -63,7 +65,7 @@ def live_pool_audiences(record: Mapping[str, Any] | None) -> dict[str, bool]:
 
 def is_hidden(event: TableEvent) -> bool:
     """Secret, blind or whispered, and not revealed: never shown to players in full
-    (a whisper is shown to its author only, see `reaches`)."""
+    (a whisper is shown to its author only, see `sees`)."""
     return event.visibility != Visibility.PUBLIC and not event.revealed
 
 
@@ -71,18 +73,23 @@ def is_whisper(event: TableEvent) -> bool:
     return event.visibility == Visibility.WHISPER
 
 
+# The viewer of what a whole audience's sockets share (table.broadcast): a member, but
+# the author of no whisper (no user has id 0); each author's sockets get their own card.
+ANY_MEMBER = 0
+
+
 def reaches(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
     """Is the event in this reader's log at all, sealed or not? Every event is, for
-    every member, except a whisper: GMs and its author (`viewer`, a user id) only."""
-    if not is_whisper(event):
-        return True
-    return audience == GM or (viewer is not None and viewer == event.actor_id)
+    every member (`viewer`, a user id); a whisper is not, for a players' reader that
+    knows no member (viewer None)."""
+    return not is_whisper(event) or audience == GM or viewer is not None
 
 
 def sees(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
-    """May this audience see the event itself (not just its sealed card)?"""
+    """May this audience see the event itself (not just its sealed card)? A whisper:
+    the GMs and its author (`viewer`) only."""
     if is_whisper(event):
-        return reaches(event, audience, viewer)
+        return audience == GM or (viewer is not None and viewer == event.actor_id)
     return audience == GM or not is_hidden(event)
 
 
@@ -106,6 +113,8 @@ def commitment(faces: list, outcome: Mapping[str, Any], salt: str) -> str:
 
 def sealed_headline(event: TableEvent) -> str:
     """What players read on a sealed card: that something happened, and nothing else."""
+    if is_whisper(event):
+        return f"{event.actor_name} whispered to the GM"
     verb = "rolled" if event.faces else "acted"
     if event.visibility == Visibility.BLIND and event.actor_id is not None:
         return f"{event.actor_name} {verb} blind, for the GM's eyes only"
@@ -139,10 +148,10 @@ def opened_seal(
 
 def event_data(event: TableEvent, audience: str, viewer: int | None = None) -> dict[str, Any]:
     """An event as plain data for this audience (exports, and anything else that hands
-    the log out as data): a sealed view when it is hidden from them. A whisper that does
-    not reach the reader is refused outright (log_filter leaves it out of every read)."""
+    the log out as data): a sealed view when it is hidden from them. A whisper asked for
+    a reader that knows no member is refused outright (log_filter leaves it out)."""
     if not reaches(event, audience, viewer):
-        raise ValueError("a whisper is read by the GMs and its author only")
+        raise ValueError("a whisper is read by members only")
     if not sees(event, audience, viewer):
         return sealed_view(event)
     data: dict[str, Any] = {
@@ -193,13 +202,12 @@ def acknowledgement(event: TableEvent, audience: str, done: str = "") -> str:
 
 
 def log_filter(audience: str, viewer: int | None = None) -> Q:
-    """Which rows of the log a reader gets: every seq (hidden ones sealed), except the
-    whispers that do not reach them (`reaches`): GMs get all of them, a player their
-    own (`viewer`, their user id), a reader with no viewer none."""
-    if audience == GM:
+    """Which rows of the log a reader gets: every member every seq (hidden ones and
+    others' whispers sealed); a players' reader that knows no member (viewer None)
+    every seq but the whispers (`reaches`)."""
+    if audience == GM or viewer is not None:
         return Q()
-    mine = Q(actor_id=viewer) if viewer is not None else Q(pk__in=[])
-    return ~Q(visibility=Visibility.WHISPER) | mine
+    return ~Q(visibility=Visibility.WHISPER)
 
 
 def referenced_event(

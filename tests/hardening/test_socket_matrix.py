@@ -261,7 +261,7 @@ ROWS: list[Row] = [
         gm_only(NO_SUCH_EVENT, "Only the GM can void an event")),
     Row("void a seq past the log's head",
         lambda w: {"type": "void", "seq": 2**40, "reason": "misclick"},
-        gm_only(NO_SUCH_EVENT, NO_SUCH_EVENT)),
+        gm_only(NO_SUCH_EVENT, "Only the GM can void an event")),
     # --- resume (replay) ---------------------------------------------------------------
     Row("resume over a public roll", resume_before(public_roll), cells(SEES, SEES, SEES, SEES)),
     Row("resume over a secret GM roll", resume_before(secret_roll),

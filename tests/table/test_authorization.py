@@ -91,6 +91,19 @@ def test_reveal_and_void(table_for, faces, who, expected):
             call()
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("sheet", ["pc", "other_pc", "npc", "hidden", "foreign", "missing"])
+def test_a_gm_tool_is_refused_by_role_whatever_character_it_names(table_for, faces, sheet):
+    """A player may never give plot points: the refusal comes before the character named
+    is looked up, so it says nothing of which characters exist."""
+    t = table_for("serenity")
+    sheet_id = 10**9 if sheet == "missing" else sheet_for(t, sheet)
+    with pytest.raises(ActionError) as refused:
+        t.perform(t.player, "give_points", {"amount": 1}, sheet_id=sheet_id)
+    assert str(refused.value) == "Only the GM can use “Points from the GM”."
+    assert not TableEvent.objects.filter(campaign=t.campaign).exists()
+
+
 # Socket "act" messages: the same rules, and a refusal reaches the sender only.
 SOCKET = [
     ("gm", None, OK),

@@ -47,7 +47,7 @@ async def gap_held_past_the_hold(monkeypatch, read_log) -> tuple:
     """A GM socket whose stream started at seq 0 is sent 3, then 2 (1 never comes), and
     the hold passes; read_log stands in for reading the log. (hub, key, socket)"""
     monkeypatch.setattr(broadcast, "HOLD_SECONDS", 0.05)
-    monkeypatch.setattr(reading, "fetch_replay", read_log)
+    monkeypatch.setattr(reading, "fetch_stream", read_log)
     hub = broadcast.Hub(asyncio.get_running_loop())
     socket = FakeSocket()
     key = (1, "gm")
@@ -66,7 +66,8 @@ async def test_a_missing_predecessor_is_read_from_the_log(monkeypatch):
 
     def from_log(campaign_id, audience, after, limit):
         reads.append((campaign_id, audience, after))
-        return {"head": 3, "reload": None, "messages": [(1, "<p>1</p>"), (2, "<p>2</p>")]}
+        messages = [{"seq": 1, "html": "<p>1</p>"}, {"seq": 2, "html": "<p>2</p>"}]
+        return {"head": 3, "reload": None, "messages": messages}
 
     hub, key, socket = await gap_held_past_the_hold(monkeypatch, from_log)
     assert [m["seq"] for m in socket.got] == [1, 2, 3]
