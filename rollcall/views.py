@@ -61,11 +61,11 @@ if it keeps happening, tell your GM or whoever runs this Rollcall.</p>
 """
 
 
-def _plain_page(template: str, title: str, text: str) -> str:
+def _plain_page(template: str, title: str, text: str, context: dict | None = None) -> str:
     """The page from its template, without the request: the database, the session and the
     user may be what failed. Falls back to FALLBACK_PAGE if the template cannot render."""
     try:
-        return loader.get_template(template).render()
+        return loader.get_template(template).render(context)
     except Exception:  # noqa: BLE001 - an error page must not fail in its turn
         logger.exception("The %s page could not be rendered; sent the fallback", template)
         return FALLBACK_PAGE.format(title=title, text=text)
@@ -81,11 +81,15 @@ def server_error(request: HttpRequest) -> HttpResponse:
     )
 
 
-def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+def bad_request(
+    request: HttpRequest, exception: Exception | None, reason: str = ""
+) -> HttpResponse:
+    """The 400 page; `reason` says what was wrong when it is known (a NUL character)."""
     return HttpResponseBadRequest(
         _plain_page(
             "400.html",
             "That request could not be read",
-            "Nothing was saved: what the page sent was not what Rollcall expects.",
+            reason or "Nothing was saved: what the page sent was not what Rollcall expects.",
+            {"reason": reason},
         )
     )

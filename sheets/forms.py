@@ -90,9 +90,6 @@ class ImportForm(forms.Form):
         self.membership = membership
         self.problems: list[v.Problem] = []
         self.checked: exchange.CleanSheet | None = None
-        # The text is read, never stored: the importer reports a null character with the
-        # rest of what is wrong, rather than a field error that lists nothing else.
-        self.fields["text"].validators = []
         if membership.is_gm:
             self.fields["owner"].choices = services.member_choices(campaign)
             self.fields["owner"].initial = membership.user_id

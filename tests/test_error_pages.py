@@ -137,3 +137,13 @@ def test_the_server_error_page_falls_back_when_its_template_fails(settings):
     assert response.status_code == 500
     assert "Something went wrong on Rollcall's side" in body
     assert 'href="/"' in body
+
+
+@pytest.mark.django_db
+def test_a_paste_with_a_nul_character_gets_the_bad_request_page(client_for, player):
+    response = client_for(player).post("/c/1/sheets/import/", {"text": '{"name": "M\x00al"}'})
+    body = _page(response)
+    assert response.status_code == 400
+    _looks_like_rollcall(body)
+    assert "holds a NUL character" in body
+    assert "paste again from a plain text editor" in body
