@@ -4,8 +4,11 @@ campaign (SHEETS_PER_PLAYER, SHEETS_PER_GM), through the form and the import ali
 import json
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
+from campaigns import services
 from sheets.models import Sheet
 
 from .conftest import text
@@ -119,3 +122,19 @@ def test_by_default_a_player_makes_eight(make_campaign, player, client_for):
     for n in range(8):
         assert _create(client, campaign, f"Crew {n}").status_code == 302
     assert _create(client, campaign, "One too many").status_code == 422
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sheets_made_before_the_cap_count_for_the_player_who_plays_them(gm, player):
+    """The migration: a player character counts for its player, a GM character for nobody."""
+    campaign = services.create_campaign(gm, name="Old", description="", system="serenity")
+    executor = MigrationExecutor(connection)
+    executor.migrate([("sheets", "0003_sheet_portrait")])
+    old_apps = executor.loader.project_state([("sheets", "0003_sheet_portrait")]).apps
+    OldSheet = old_apps.get_model("sheets", "Sheet")
+    pc = OldSheet.objects.create(campaign_id=campaign.pk, name="Mal", kind="pc", owner_id=player.pk)
+    npc = OldSheet.objects.create(campaign_id=campaign.pk, name="Niska", kind="npc")
+    executor = MigrationExecutor(connection)
+    executor.migrate([("sheets", "0004_sheet_created_by")])
+    made = dict(Sheet.objects.filter(pk__in=[pc.pk, npc.pk]).values_list("name", "created_by"))
+    assert made == {"Mal": player.pk, "Niska": None}
