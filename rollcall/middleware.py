@@ -17,6 +17,8 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import resolve_url
 
+from . import views
+
 host_log = logging.getLogger("django.security.DisallowedHost")
 
 
@@ -40,6 +42,13 @@ class RejectUnknownHostMiddleware:
         return self.get_response(request)
 
 
+NUL_REASON = (
+    "Nothing was saved: what you sent holds a NUL character, which text cannot contain "
+    "(it comes with pasting from a binary file or some programs). Go back, remove it or "
+    "paste again from a plain text editor, and send it again."
+)
+
+
 class RejectNulCharactersMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -49,9 +58,7 @@ class RejectNulCharactersMiddleware:
         for params in sources:
             for key, values in params.lists():
                 if "\x00" in key or any("\x00" in value for value in values):
-                    return HttpResponseBadRequest(
-                        "Text cannot contain NUL characters.", content_type="text/plain"
-                    )
+                    return views.bad_request(request, None, NUL_REASON)
         return self.get_response(request)
 
 

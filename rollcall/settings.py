@@ -307,6 +307,11 @@ TABLE_USER_RATE = env_int("TABLE_USER_RATE", 20)
 TABLE_USER_WINDOW = env_int("TABLE_USER_WINDOW", 20)
 TABLE_SOCKET_OPENS = env_int("TABLE_SOCKET_OPENS", 12)  # per session per TABLE_USER_WINDOW
 
+# Sheets one member may make in a campaign (sheets/limits.py): every member's pages list
+# the sheets, so one member cannot bloat everyone's. GMs keep the GM characters. 0: no limit.
+SHEETS_PER_PLAYER = env_int("SHEETS_PER_PLAYER", 8)
+SHEETS_PER_GM = env_int("SHEETS_PER_GM", 60)
+
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
 # Counted in the default cache above: process memory when embedded, Redis with
 # REDIS_URL, so every daphne process shares the counts.

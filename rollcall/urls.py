@@ -20,3 +20,8 @@ urlpatterns = [
     path("", include("api.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# 403 and 404 are Django's own views with templates/403.html and 404.html (the CSRF
+# failure page: 403_csrf.html); 400 and 500 render without the request (rollcall/views.py).
+handler400 = "rollcall.views.bad_request"
+handler500 = "rollcall.views.server_error"

@@ -1,7 +1,17 @@
-"""The rules pages, rendered from rules.registry so they cannot drift from the code."""
+"""The rules pages, rendered from rules.registry so they cannot drift from the code; and
+the 400 and 500 pages, which must render whatever else has failed."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+import logging
+
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseServerError,
+)
 from django.shortcuts import render
+from django.template import loader
 
 from rules.kit import mechanics
 from rules.registry import SYSTEMS
@@ -31,4 +41,55 @@ def rules_system(request: HttpRequest, system: str) -> HttpResponse:
         request,
         "rules/system.html",
         {"game": game, "rows": rows, "actions": actions, "systems": SYSTEMS.values()},
+    )
+
+
+# --------------------------------------------------------------------------- error pages
+
+logger = logging.getLogger(__name__)
+
+# The last resort, should even the plain template fail (a missing static manifest, a
+# broken template): no template, no stylesheet, still the way back.
+FALLBACK_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} · Rollcall</title></head>
+<body><main><h1>{title}</h1><p>{text}</p>
+<p>Use your browser's Back button to return to the page you came from, and try again;
+if it keeps happening, tell your GM or whoever runs this Rollcall.</p>
+<p><a href="/">Rollcall's front page</a></p></main></body></html>
+"""
+
+
+def _plain_page(template: str, title: str, text: str, context: dict | None = None) -> str:
+    """The page from its template, without the request: the database, the session and the
+    user may be what failed. Falls back to FALLBACK_PAGE if the template cannot render."""
+    try:
+        return loader.get_template(template).render(context)
+    except Exception:  # noqa: BLE001 - an error page must not fail in its turn
+        logger.exception("The %s page could not be rendered; sent the fallback", template)
+        return FALLBACK_PAGE.format(title=title, text=text)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return HttpResponseServerError(
+        _plain_page(
+            "500.html",
+            "Something went wrong on Rollcall's side",
+            "Nothing you did caused this. What you were doing may not have been saved.",
+        )
+    )
+
+
+def bad_request(
+    request: HttpRequest, exception: Exception | None, reason: str = ""
+) -> HttpResponse:
+    """The 400 page; `reason` says what was wrong when it is known (a NUL character)."""
+    return HttpResponseBadRequest(
+        _plain_page(
+            "400.html",
+            "That request could not be read",
+            reason or "Nothing was saved: what the page sent was not what Rollcall expects.",
+            {"reason": reason},
+        )
     )

@@ -20,15 +20,18 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Membership
 from rules.registry import SYSTEMS
 
+from . import import_shape as shape
+from . import limits
 from . import validation as v
 from .models import Counter, Sheet, Trait
 
 FORMAT = "rollcall-sheet"
 VERSION = 1
 MAX_BYTES = 256 * 1024
+MAX_PROBLEMS = 40  # listed on the page; the rest are counted
 TOP_LEVEL = (
     "format",
     "version",
@@ -143,23 +146,128 @@ def parse_json(text: str | bytes) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise v.SheetProblems(
-            [
+        problems = [
+            v.Problem(
+                "",
+                f"This is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).",
+            )
+        ]
+        if shape.looks_like_xml(text):
+            problems.append(
                 v.Problem(
                     "",
-                    f"This is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).",
+                    "This looks like XML, as some other tools export characters (Fantasy "
+                    "Grounds, for one). Rollcall reads only its own JSON sheets: create the "
+                    "character here with New sheet and copy the traits over.",
                 )
-            ]
-        ) from None
+            )
+        raise v.SheetProblems(problems) from None
     except RecursionError:
         raise v.SheetProblems([v.Problem("", "This JSON is nested too deeply.")]) from None
+    except ValueError:  # a number of more digits than Python converts (sys.int_info)
+        raise v.SheetProblems(
+            [v.Problem("", "This JSON holds a number far too long to be part of a sheet.")]
+        ) from None
 
 
 def _where(group: str, index: int, name: object) -> str:
     label = f"traits.{group}[{index}]"
     if isinstance(name, str) and name.strip():
-        label += f" (“{name.strip()[:40]}”)"
+        label += f" (“{shape.shown(name)}”)"
     return label
+
+
+def _expected(expected: str, value: object) -> str:
+    return f"Expected {expected}, got {shape.describe(value)}."
+
+
+def _finish(problems: list[v.Problem]) -> v.SheetProblems:
+    """Every problem, up to a page's worth: a document of junk is not a thousand lines."""
+    if len(problems) > MAX_PROBLEMS:
+        more = len(problems) - MAX_PROBLEMS
+        problems = [*problems[:MAX_PROBLEMS], v.Problem("", f"…and {more} more problems.")]
+    return v.SheetProblems(problems)
+
+
+def _check_heading(doc: Mapping, system: str, problem) -> bool:
+    """format, version and system: what says this is a Rollcall sheet for this game.
+    False when the rest is not worth reading (another game, another tool's format)."""
+    hint = shape.foreign_format(doc) if doc.get("format") != FORMAT else None
+    if hint:
+        problem("", hint)
+    fmt = doc.get("format")
+    if "format" not in doc:
+        problem("format", f'Missing: a Rollcall sheet starts with "format": "{FORMAT}".')
+    elif not isinstance(fmt, str):
+        problem("format", _expected(f"the text “{FORMAT}”", fmt))
+    elif fmt != FORMAT:
+        problem("format", f"Must be “{FORMAT}” (not “{shape.shown(fmt)}”).")
+    version = doc.get("version")
+    if "version" not in doc:
+        problem("version", f'Missing: a Rollcall sheet says "version": {VERSION}.')
+    elif isinstance(version, bool) or not isinstance(version, int):
+        problem("version", _expected(f"the number {VERSION}", version))
+    elif version != VERSION:
+        problem("version", f"Must be {VERSION} (the only version so far).")
+    raw = doc.get("system")
+    playing = SYSTEMS[system].name
+    if "system" not in doc:
+        problem("system", f"Missing: the game this sheet is for (“{system}” in this campaign).")
+    elif not isinstance(raw, str):
+        problem(
+            "system",
+            _expected(f"the name of a game, such as “{system}”", raw)
+            + (" This is not a Rollcall sheet." if hint else ""),
+        )
+    elif raw in SYSTEMS and raw != system:
+        problem(
+            "system", f"This is a sheet for {SYSTEMS[raw].name}; this campaign plays {playing}."
+        )
+    elif raw not in SYSTEMS:
+        problem(
+            "system",
+            f"“{shape.shown(raw)}” is not a game Rollcall knows; this campaign plays "
+            f"{playing} (“{system}”).",
+        )
+    if hint or raw != system:
+        return False
+    for key in doc:
+        if key not in TOP_LEVEL:
+            problem(
+                shape.shown(key),
+                "Unknown field (see docs/sheet-format.md for the fields a sheet has).",
+            )
+    deep = shape.too_deep(doc)
+    if deep is not None:
+        problem(
+            deep,
+            f"Nested deeper than a sheet goes ({shape.MAX_DEPTH} levels: the sheet, its "
+            "traits, a group's list, a trait, its flags).",
+        )
+        return False
+    return True
+
+
+def _row_types(row: Mapping) -> dict[str, str]:
+    """Each field of an imported trait whose type is wrong, with what was expected."""
+    errors = {}
+    for name, types, expected in (
+        ("name", (str,), "the trait's name as text"),
+        ("die", (str, int, type(None)), "a die such as “d8”"),
+        ("rating", (str, int, type(None)), "a whole number"),
+        ("parent", (str, type(None)), "the name of a trait on this sheet"),
+        ("link", (str, type(None)), "the name of a trait on this sheet"),
+        ("notes", (str, type(None)), "text"),
+        ("flags", (Mapping,), 'an object like {"…": true}'),
+    ):
+        if name in row and (
+            not isinstance(row[name], types) or isinstance(row[name], bool) and bool not in types
+        ):
+            errors[name] = _expected(expected, row[name])
+    for flag, value in (row.get("flags") or {}).items() if "flags" not in errors else ():
+        if not isinstance(value, (bool, str, type(None))):
+            errors["flags"] = f"“{shape.shown(flag)}”: " + _expected("true or false", value)
+    return errors
 
 
 def check_document(
@@ -175,29 +283,18 @@ def check_document(
         problems.append(v.Problem(where, message))
 
     if not isinstance(doc, Mapping):
-        raise v.SheetProblems(
-            [v.Problem("", 'A sheet is a JSON object: { "format": "rollcall-sheet", … }.')]
-        )
-    for key in doc:
-        if key not in TOP_LEVEL:
-            problem(
-                str(key)[:40],
-                "Unknown field (see docs/sheet-format.md for the fields a sheet has).",
-            )
-    if doc.get("format") != FORMAT:
-        problem("format", f"Must be “{FORMAT}”.")
-    if doc.get("version") != VERSION or isinstance(doc.get("version"), bool):
-        problem("version", f"Must be {VERSION} (the only version so far).")
-    if doc.get("system") != system:
-        shown = (
-            SYSTEMS[doc["system"]].name
-            if doc.get("system") in SYSTEMS
-            else repr(str(doc.get("system"))[:40])
-        )
         problem(
-            "system", f"This is a sheet for {shown}; this campaign plays {SYSTEMS[system].name}."
+            "",
+            f'A sheet is a JSON object: {{ "format": "{FORMAT}", … }}; this is '
+            f"{shape.describe(doc)}."
+            + (" Import one sheet at a time." if isinstance(doc, list) else ""),
         )
-        raise v.SheetProblems(problems)
+        hint = shape.foreign_format(doc)
+        if hint:
+            problem("", hint)
+        raise _finish(problems)
+    if not _check_heading(doc, system, problem):
+        raise _finish(problems)
     template = v.template_for(system)
 
     def clean(where: str, func, *args):
@@ -207,43 +304,69 @@ def check_document(
             problem(where, str(error))
             return None
 
-    name = clean("name", v.clean_name, doc.get("name"))
+    raw_name = doc.get("name")
+    if "name" not in doc:
+        problem("name", "Missing: the character's name.")
+        name = None
+    elif not isinstance(raw_name, str):
+        problem("name", _expected("the character's name as text", raw_name))
+        name = None
+    else:
+        name = clean("name", v.clean_name, raw_name)
     kind = doc.get("kind", v.KIND_PC)
     if kind not in (v.KIND_PC, v.KIND_NPC):
-        problem("kind", "Must be “pc” (player character) or “npc” (GM character).")
+        problem(
+            "kind",
+            "Must be “pc” (player character) or “npc” (GM character)"
+            + (f", not {shape.describe(kind)}." if not isinstance(kind, str) else "."),
+        )
         kind = v.KIND_PC
     if kind == v.KIND_NPC and not may_import_npc:
         problem("kind", "Only the GM can import GM characters.")
-    npc_kind = clean("npc_kind", v.clean_npc_kind, template, kind, doc.get("npc_kind", "")) or ""
+    raw_npc_kind = doc.get("npc_kind", "")
+    if raw_npc_kind is not None and not isinstance(raw_npc_kind, str):
+        problem("npc_kind", _expected("the kind of GM character as text", raw_npc_kind))
+        npc_kind = ""
+    else:
+        npc_kind = clean("npc_kind", v.clean_npc_kind, template, kind, raw_npc_kind) or ""
     hidden = doc.get("hidden", False)
     if not isinstance(hidden, bool):
-        problem("hidden", "Must be true or false.")
+        problem("hidden", "Must be true or false" + f", not {shape.describe(hidden)}.")
         hidden = False
     elif hidden and kind != v.KIND_NPC:
         problem("hidden", "Only GM characters can be hidden.")
-    notes = clean("notes", v.clean_notes, doc.get("notes", ""), v.MAX_SHEET_NOTES) or ""
+    raw_notes = doc.get("notes", "")
+    if raw_notes is not None and not isinstance(raw_notes, str):
+        problem("notes", _expected("text", raw_notes))
+        notes = ""
+    else:
+        notes = clean("notes", v.clean_notes, raw_notes, v.MAX_SHEET_NOTES) or ""
 
     counters = {c.key: c.default for c in template.counters}
     raw_counters = doc.get("counters", {})
     if not isinstance(raw_counters, Mapping):
-        problem("counters", 'Must be an object like {"plot_points": 1}.')
+        example = template.counters[0].key if template.counters else "…"
+        problem("counters", _expected(f'an object like {{"{example}": 1}}', raw_counters))
         raw_counters = {}
     known = {c.key for c in template.counters}
     for key in raw_counters:
         if key not in known:
             problem(
-                f"counters.{str(key)[:40]}",
+                f"counters.{shape.shown(key)}",
                 f"This game's sheets have no such counter (only: {', '.join(sorted(known))}).",
             )
     parsed = {}
     for spec in template.counters:
         if spec.key in raw_counters:
+            raw = raw_counters[spec.key]
+            if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+                problem(
+                    f"counters.{spec.key}",
+                    _expected(f"a whole number from {spec.minimum} to {spec.maximum}", raw),
+                )
+                continue
             value = clean(
-                f"counters.{spec.key}",
-                v.parse_whole_number,
-                raw_counters[spec.key],
-                spec.minimum,
-                spec.maximum,
+                f"counters.{spec.key}", v.parse_whole_number, raw, spec.minimum, spec.maximum
             )
             if value is not None:
                 parsed[spec.key] = value
@@ -267,13 +390,13 @@ def check_document(
     )
     raw_traits = doc.get("traits", {})
     if not isinstance(raw_traits, Mapping):
-        problem("traits", "Must be an object mapping each group to a list of traits.")
+        problem("traits", _expected("an object mapping each group to a list of traits", raw_traits))
         raw_traits = {}
     groups = {g.key: g for g in template.groups}
     for key in raw_traits:
         if key not in groups:
             problem(
-                f"traits.{str(key)[:40]}",
+                f"traits.{shape.shown(key)}",
                 f"This game's sheets have no such group (only: {', '.join(groups)}).",
             )
     # Names each group will hold, so references can be checked whatever the order.
@@ -289,7 +412,7 @@ def check_document(
     for key, group in groups.items():
         rows = raw_traits.get(key, [])
         if not isinstance(rows, list):
-            problem(f"traits.{key}", "Must be a list of traits.")
+            problem(f"traits.{key}", _expected("a list of traits", rows))
             continue
         if len(rows) > group.max_traits:
             problem(
@@ -302,16 +425,22 @@ def check_document(
         taken: set[str] = set()
         for index, row in enumerate(rows):
             if not isinstance(row, Mapping):
-                problem(f"traits.{key}[{index}]", 'Must be an object like {"name": …}.')
+                problem(
+                    f"traits.{key}[{index}]", _expected('a trait, an object like {"name": …}', row)
+                )
                 continue
             where = _where(key, index, row.get("name"))
             for extra in row:
                 if extra not in TRAIT_KEYS:
-                    problem(f"{where}.{str(extra)[:40]}", "Unknown field for a trait.")
-            raw_flags = row.get("flags", {})
-            if not isinstance(raw_flags, Mapping):
-                problem(f"{where}.flags", 'Must be an object like {"heritage": true}.')
-                raw_flags = {}
+                    problem(f"{where}.{shape.shown(extra)}", "Unknown field for a trait.")
+            wrong = _row_types(row)
+            for fieldname, message in wrong.items():
+                problem(f"{where}.{fieldname}", message)
+            if wrong:
+                if "name" not in wrong and isinstance(row.get("name"), str):
+                    taken.add(" ".join(row["name"].split()).casefold())
+                continue
+            raw_flags = row.get("flags") or {}
             values, errors = v.clean_trait(
                 system, group, row, choices=choices, taken=taken, flag_values=raw_flags
             )
@@ -344,7 +473,7 @@ def check_document(
                 )
             )
     if problems:
-        raise v.SheetProblems(problems)
+        raise _finish(problems)
     if not keep_table_values:
         _start_at_the_table(sheet, template)
     return sheet
@@ -386,11 +515,18 @@ def _start_at_the_table(sheet: CleanSheet, template) -> None:
 
 
 @transaction.atomic
-def import_sheet(campaign: Campaign, clean: CleanSheet, *, owner=None) -> Sheet:
-    """Create the sheet a checked document describes (fixed traits it leaves out get defaults)."""
+def import_sheet(
+    campaign: Campaign, clean: CleanSheet, *, owner=None, creator: Membership | None = None
+) -> Sheet:
+    """Create the sheet a checked document describes (fixed traits it leaves out get
+    defaults). A member importing from the page is its `creator`: refused at their cap
+    (limits.AtSheetCap)."""
     template = v.template_for(campaign.system)
+    if creator is not None:
+        limits.claim(creator)
     sheet = Sheet.objects.create(
         campaign=campaign,
+        created_by_id=creator.user_id if creator is not None else None,
         name=clean.name,
         kind=clean.kind,
         owner=owner if clean.kind == v.KIND_PC else None,
@@ -458,6 +594,7 @@ def import_json(
     owner,
     may_import_npc: bool,
     keep_table_values: bool = False,
+    creator: Membership | None = None,
 ) -> Sheet:
     clean = check_document(
         parse_json(text),
@@ -465,4 +602,4 @@ def import_json(
         may_import_npc=may_import_npc,
         keep_table_values=keep_table_values,
     )
-    return import_sheet(campaign, clean, owner=owner)
+    return import_sheet(campaign, clean, owner=owner, creator=creator)

@@ -47,11 +47,20 @@ class Sheet(models.Model):
         default=0,
         help_text="Rises on every portrait upload or removal: part of the portrait's address and ETag.",
     )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who made it (the form or an import): counted against their cap of sheets.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["kind", "name", "id"]
+        indexes = [models.Index(fields=["campaign", "created_by"])]
 
     def __str__(self) -> str:
         return self.name

@@ -24,7 +24,7 @@ from django.db.models import F, Q
 
 from campaigns.models import Campaign, Membership
 
-from . import live, table_hook
+from . import limits, live, table_hook
 from . import validation as v
 from .models import Counter, Sheet, Trait
 
@@ -100,11 +100,17 @@ def create_sheet(
     notes: str = "",
     overrides: Mapping[str, int] | None = None,
     counters: Mapping[str, int] | None = None,
+    creator: Membership | None = None,
 ) -> Sheet:
-    """A new sheet with its system's fixed traits and every counter at its default."""
+    """A new sheet with its system's fixed traits and every counter at its default.
+    A member who makes it from a page is its `creator`: refused at their cap
+    (limits.AtSheetCap)."""
     template = v.template_for(campaign.system)
+    if creator is not None:
+        limits.claim(creator)
     sheet = Sheet.objects.create(
         campaign=campaign,
+        created_by_id=creator.user_id if creator is not None else None,
         name=name,
         kind=kind,
         owner=owner if kind == v.KIND_PC else None,

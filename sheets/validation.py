@@ -175,7 +175,7 @@ def clean_notes(value: object, limit: int = MAX_TRAIT_NOTES) -> str:
     if not isinstance(value, str):
         raise FieldError("Notes must be text.")
     text = value.replace("\r\n", "\n").strip()
-    if "\x00" in text:
+    if "\x00" in text or any(unicodedata.category(ch) == "Cs" for ch in text):
         raise FieldError("The notes contain characters that cannot be shown.")
     if len(text) > limit:
         raise FieldError(f"Notes are at most {limit} characters (these have {len(text)}).")
@@ -247,6 +247,8 @@ def clean_reference(
         )
     if value is None or (isinstance(value, str) and not value.strip()):
         raise FieldError(f"Choose the {what} this {singular(group.label)} belongs to.")
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise FieldError(f"Choose one of this sheet's {target.label}.")
     key = " ".join(value.split()) if isinstance(value, str) else value
     if isinstance(key, str) and key.casefold() in choices:
         return key.casefold()

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 
-from .. import display, exchange, services
+from .. import display, exchange, limits, services
 from .. import validation as v
 from ..forms import ImportForm, SheetCreateForm
 from ..models import Counter, Sheet, SheetPortrait
@@ -65,6 +65,7 @@ def sheet_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "pcs": [s for s in sheets if s.kind == Sheet.Kind.PC],
             "npcs": [s for s in sheets if s.kind == Sheet.Kind.NPC],
             "kind_labels": v.NPC_KIND_LABELS,
+            "at_cap": limits.why_not(membership) if membership.can_play else "",
         },
     )
 
@@ -74,25 +75,32 @@ def sheet_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def sheet_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     form = SheetCreateForm(request.POST or None, campaign=campaign, membership=membership)
-    if request.method == "POST" and form.is_valid():
+    at_cap = limits.why_not(membership)
+    if request.method == "POST" and form.is_valid() and not at_cap:
         data = form.cleaned_data
         owner = None
         if data["kind"] == v.KIND_PC:
             owner = get_user_model().objects.get(pk=data["owner"])
-        sheet = services.create_sheet(
-            campaign,
-            name=data["name"],
-            kind=data["kind"],
-            owner=owner,
-            npc_kind=data.get("npc_kind", ""),
-            hidden=data.get("hidden", False),
-        )
-        messages.success(request, f"{sheet.name} is ready: fill in the sheet below.")
-        return redirect(sheet)
+        try:
+            sheet = services.create_sheet(
+                campaign,
+                name=data["name"],
+                kind=data["kind"],
+                owner=owner,
+                npc_kind=data.get("npc_kind", ""),
+                hidden=data.get("hidden", False),
+                creator=membership,
+            )
+        except limits.AtSheetCap as refusal:
+            at_cap = str(refusal)
+        else:
+            messages.success(request, f"{sheet.name} is ready: fill in the sheet below.")
+            return redirect(sheet)
     return render(
         request,
         "sheets/create.html",
-        {"campaign": campaign, "membership": membership, "form": form},
+        {"campaign": campaign, "membership": membership, "form": form, "at_cap": at_cap},
+        status=422 if request.method == "POST" and at_cap else 200,
     )
 
 
@@ -103,19 +111,30 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
     form = ImportForm(
         request.POST or None, request.FILES or None, campaign=campaign, membership=membership
     )
-    if request.method == "POST" and form.is_valid():
+    at_cap = limits.why_not(membership)
+    if request.method == "POST" and form.is_valid() and not at_cap:
         owner_id = form.cleaned_data.get("owner")
         owner = get_user_model().objects.filter(pk=owner_id).first() if owner_id else None
-        sheet = exchange.import_sheet(campaign, form.checked, owner=owner)
-        messages.success(request, f"{sheet.name} was imported.")
-        for notice in form.checked.notices:
-            messages.warning(request, str(notice))
-        return redirect(sheet)
+        try:
+            sheet = exchange.import_sheet(campaign, form.checked, owner=owner, creator=membership)
+        except limits.AtSheetCap as refusal:
+            at_cap = str(refusal)
+        else:
+            messages.success(request, f"{sheet.name} was imported.")
+            for notice in form.checked.notices:
+                messages.warning(request, str(notice))
+            return redirect(sheet)
     return render(
         request,
         "sheets/import.html",
-        {"campaign": campaign, "membership": membership, "form": form, "problems": form.problems},
-        status=422 if form.problems else 200,
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "form": form,
+            "problems": form.problems,
+            "at_cap": at_cap,
+        },
+        status=422 if form.problems or (request.method == "POST" and at_cap) else 200,
     )
 
 

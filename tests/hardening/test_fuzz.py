@@ -14,10 +14,13 @@ The number of requests made is printed at the end of the run ("hardening figures
 
 from __future__ import annotations
 
+import html
+import json
 import os
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -472,3 +475,136 @@ def test_out_of_range_ids_are_not_found(world, figures):
             f"{len(problems)} requests failed, e.g. {example}; at {len(routes)} routes:\n"
             + "\n".join(routes)
         )
+
+
+# ---------------------------------------------------------------------- the sheet import
+
+IMPORT_EXAMPLES = 120
+
+
+def json_values(leaves: int = 12):
+    """Any JSON: nested objects and lists, wrong types, unicode, long strings."""
+    text = st.one_of(
+        st.text(max_size=30),
+        st.text(st.characters(codec="utf-8"), max_size=30),
+        st.text(st.characters(categories=["Cs", "Cc", "Co", "Zl", "Mn"]), max_size=8),
+        st.sampled_from(["", " ", "d8", "serenity", "rollcall-sheet", "pc", "npc", "\u202e"]),
+    )
+    scalar = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.floats(allow_nan=True, allow_infinity=True),
+        text,
+        st.builds(lambda ch, n: ch * n, st.sampled_from(["x", "é", "😀"]), st.integers(41, 5_000)),
+    )
+    return st.recursive(
+        scalar,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+        max_leaves=leaves,
+    )
+
+
+# A field set to a value of a type it never takes, so every document is refused whatever
+# else it holds.
+SPOILERS = {
+    "name": lambda v: not isinstance(v, str),
+    "system": lambda v: not isinstance(v, str),
+    "format": lambda v: not isinstance(v, str),
+    "traits": lambda v: not isinstance(v, dict),
+    "counters": lambda v: not isinstance(v, dict),
+    "hidden": lambda v: not isinstance(v, bool),
+    "kind": lambda v: not isinstance(v, str),
+}
+
+
+def sheet_shaped():
+    """A Rollcall sheet's fields, with any JSON in them and one field of a wrong type."""
+    trait = st.dictionaries(
+        st.sampled_from(["name", "die", "rating", "parent", "link", "flags", "notes", "x"]),
+        json_values(6),
+        max_size=5,
+    )
+    traits = st.dictionaries(
+        st.sampled_from(["stylins", "refinements", "values", "stress", "assets", "x"]),
+        st.one_of(st.lists(trait | json_values(4), max_size=3), json_values(4)),
+        max_size=3,
+    )
+
+    @st.composite
+    def build(draw):
+        doc = {"format": "rollcall-sheet", "version": 1, "system": "serenity", "name": "Mal"}
+        doc.update(
+            draw(st.dictionaries(st.sampled_from(sorted(SPOILERS)), json_values(), max_size=3))
+        )
+        doc["traits"] = draw(traits)
+        spoiled = draw(st.sampled_from(sorted(SPOILERS)))
+        doc[spoiled] = draw(json_values().filter(SPOILERS[spoiled]))
+        return doc
+
+    return build()
+
+
+def foundry_actors():
+    return st.fixed_dictionaries(
+        {
+            "name": json_values(2),
+            "type": st.sampled_from(["character", "npc"]),
+            "system": st.dictionaries(st.text(max_size=10), json_values(), max_size=4),
+            "items": st.lists(json_values(4), max_size=3),
+        },
+        optional={"_id": st.text(max_size=16), "prototypeToken": json_values(4)},
+    )
+
+
+def import_texts():
+    deep = st.builds(
+        lambda opener, n: opener * n + ("1" + "}" * n if opener == '{"a":' else "]" * n),
+        st.sampled_from(["[", '{"a":']),
+        st.sampled_from([6, 20, 999, 1_200, 20_000]),
+    )
+    documents = st.one_of(sheet_shaped(), sheet_shaped(), foundry_actors(), json_values())
+    dumped = st.builds(_dump, documents, st.booleans(), st.sampled_from([None, None, 2]))
+    return st.one_of(
+        dumped,
+        dumped,
+        dumped,
+        deep,
+        # A NUL is refused before any view (rollcall/middleware.py, tests/test_error_pages.py).
+        st.text(st.characters(blacklist_characters="\x00"), max_size=200),
+        st.sampled_from(["9" * 5_000, "x" * 270_000, "<?xml version='1.0'?><c/>", "[]"]),
+    )
+
+
+def _dump(doc, ascii_only: bool, indent) -> str:
+    text = json.dumps(doc, ensure_ascii=ascii_only, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: only the escaped form can be sent
+        text = json.dumps(doc, indent=indent)
+    return text
+
+
+@settings(
+    max_examples=IMPORT_EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=DERANDOMIZE,
+    print_blob=True,
+)
+@given(data=st.data())
+def test_fuzz_the_sheet_import_as_a_player(world, figures, data):
+    """Any JSON pasted into a player's sheet import (nested, wrong types, huge, unicode,
+    deep, another tool's export): never a server error; the page lists what is wrong,
+    the textarea keeps the text, and nothing changes."""
+    pasted = data.draw(import_texts(), label="pasted")
+    client = _clients(world)["owner"]
+    url = reverse("sheet_import", args=[world.ours.campaign.pk])
+    outcome = request(world, client, "owner", "POST", url, {"text": pasted})
+    figures["fuzz requests (sheet import)"] += 1
+    response = outcome.response
+    body = html.unescape(response.content.decode())
+    assert response.status_code == 422, (response.status_code, body[:2000])
+    assert 'id="import-problems"' in body and "Nothing was imported" in body
+    assert pasted.strip() in body, "the textarea lost what was pasted"
+    assert not outcome.changes, outcome.changes

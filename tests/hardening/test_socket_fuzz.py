@@ -617,3 +617,173 @@ def test_deep_nesting_is_refused_not_raised(driver, caplog, figures):
             assert not changes
             assert any('data-kind="error"' in m.get("text", "") for m in out), (depth, out)
             assert not error_records(caplog, 0), error_records(caplog, 0)
+
+
+# ---------------------------------------------------------------------- act and say
+
+SPOILED_EXAMPLES = 60
+
+
+def any_json(leaves: int = 10):
+    """Any JSON value: nested objects and lists, unicode, long strings, huge numbers."""
+    text = st.one_of(
+        st.text(max_size=20),
+        st.text(st.characters(categories=["Cs", "Cc", "Co", "Mn", "So"]), max_size=8),
+        st.sampled_from(STRINGS),
+    )
+    scalar = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(10**30), max_value=10**30),
+        st.floats(allow_nan=False, allow_infinity=False),
+        text,
+        huge_strings(),
+    )
+    return st.recursive(
+        scalar,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+        max_leaves=leaves,
+    )
+
+
+def _not_an_id(value) -> bool:
+    """What the socket never reads as a row's id (consumers._as_int refuses it)."""
+    if value in (None, "") or (isinstance(value, int) and not isinstance(value, bool)):
+        return False
+    return not (isinstance(value, str) and consumers.DIGITS.fullmatch(value.strip()))
+
+
+# For each message, the fields whose wrong type alone has it refused, and what is wrong.
+ACT_SPOILERS = {
+    "action": lambda v: not isinstance(v, str),
+    "request": lambda v: not isinstance(v, (dict, str)),
+    "visibility": lambda v: bool(v) and not isinstance(v, str),
+    "sheet_id": _not_an_id,
+}
+SAY_SPOILERS = {
+    "text": lambda v: not isinstance(v, str),
+    "mode": lambda v: not isinstance(v, str),
+    "speak": lambda v: not isinstance(v, str),
+    "sheet_id": _not_an_id,
+}
+
+
+def spoiled(world: World):
+    """An act or a say with any JSON in its fields (and in the request's) and one field of
+    a type it never takes, so each one is refused whatever else it holds."""
+    j = any_json()
+    id_ = ids(world)
+
+    @st.composite
+    def build(draw):
+        kind = draw(st.sampled_from(["act", "say"]))
+        message: dict = {"type": kind}
+        if kind == "act":
+            message["action"] = draw(st.one_of(st.sampled_from(ACTIONS), j))
+            message["request"] = draw(
+                st.one_of(
+                    st.dictionaries(
+                        st.sampled_from(["pool", "table", "plot_points", "type", "die", "gm"]),
+                        j,
+                        max_size=4,
+                    ),
+                    j,
+                )
+            )
+            message.update(
+                draw(
+                    st.dictionaries(
+                        st.sampled_from(["sheet_id", "visibility"]), j | id_, max_size=2
+                    )
+                )
+            )
+            spoilers = ACT_SPOILERS
+        else:
+            message.update(
+                draw(
+                    st.dictionaries(
+                        st.sampled_from(["text", "mode", "speak", "sheet_id"]),
+                        st.one_of(j, id_, st.sampled_from(["ic", "ooc", "whisper", "ic:1", "hi"])),
+                        max_size=4,
+                    )
+                )
+            )
+            spoilers = SAY_SPOILERS
+        field = draw(st.sampled_from(sorted(spoilers)))
+        message[field] = draw(j.filter(spoilers[field]))
+        return message
+
+    return build()
+
+
+def test_fuzz_act_and_say_with_any_json(driver, caplog, figures):
+    """act and say messages with hypothesis' JSON in every field, each with one field of a
+    wrong type: every one is answered with an error notice, nothing is logged as an error,
+    the socket stays open, and nothing changes anywhere."""
+
+    @hypothesis_settings(
+        max_examples=SPOILED_EXAMPLES,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=DERANDOMIZE,
+        print_blob=True,
+        database=None,
+    )
+    @given(message=spoiled(driver.world))
+    def examples(message):
+        frame = json.dumps(message)
+        start = len(caplog.records)
+        out, changes = driver.send([frame])
+        figures["socket fuzz messages (act and say, spoiled)"] += 1
+        outcome = check(driver, [frame], out, changes, error_records(caplog, start))
+        assert not changes, f"{driver.role}: {frame[:300]} changed {changes[:5]}"
+        assert outcome == "refused", f"{driver.role}: {frame[:300]} was not refused"
+
+    examples()
+
+
+def said(world: World):
+    """A say of the right types with any text: unicode, markup, long, a /roll of junk."""
+    text = st.one_of(
+        st.text(max_size=60),
+        st.text(st.characters(categories=["Cs", "Cc", "Co", "Mn", "So", "Zl"]), max_size=20),
+        huge_strings(),
+        st.sampled_from(STRINGS),
+        st.text(max_size=40).map(lambda t: "/roll " + t),
+    )
+    mode = st.one_of(
+        st.sampled_from(["ic", "ooc", "whisper", "", "IC", "shout"]), st.text(max_size=8)
+    )
+    speak = st.one_of(
+        st.sampled_from(["ooc", "whisper", "ic:", "ic:x"]),
+        ids(world).map(lambda i: f"ic:{i}"),
+        st.text(max_size=8),
+    )
+    return st.fixed_dictionaries(
+        {"type": st.just("say"), "text": text},
+        optional={"mode": mode, "speak": speak, "sheet_id": ids(world)},
+    )
+
+
+def test_fuzz_say_with_any_text(driver, caplog, figures):
+    """Chat lines of every kind of text, mode and speaker: never an error logged, the
+    socket stays open, nothing of another campaign or hidden from the sender is touched or
+    sent (the invariants of `check`)."""
+
+    @hypothesis_settings(
+        max_examples=SPOILED_EXAMPLES,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=DERANDOMIZE,
+        print_blob=True,
+        database=None,
+    )
+    @given(message=said(driver.world))
+    def examples(message):
+        frame = json.dumps(message)
+        start = len(caplog.records)
+        out, changes = driver.send([frame])
+        figures["socket fuzz messages (say)"] += 1
+        check(driver, [frame], out, changes, error_records(caplog, start))
+
+    examples()
