@@ -15,6 +15,7 @@ from . import endpoints, problems
 
 REF = "#/components/schemas/{model}"
 REFUSED_METHODS = ("put", "post", "delete", "options", "patch", "trace")
+NO_ADDRESS = "The path names no address of the API (an id that is not a whole number)."
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -96,6 +97,7 @@ def _refused(operation: dict[str, Any], method: str) -> dict[str, Any]:
         "security": [],
         "parameters": [p for p in operation.get("parameters", ()) if p["in"] == "path"],
         "responses": {
+            "404": endpoints.problem_answer(NO_ADDRESS),
             "405": endpoints.problem_answer(
                 "Not GET or HEAD.",
                 {
@@ -104,7 +106,7 @@ def _refused(operation: dict[str, Any], method: str) -> dict[str, Any]:
                         "required": True,
                     }
                 },
-            )
+            ),
         },
     }
 

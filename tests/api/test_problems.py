@@ -158,6 +158,8 @@ def test_last_event_id_takes_every_seq_the_schema_allows_and_refuses_past_it(ser
         assert_problem(get(api_url(t.campaign.pk, rest), token, **query), 400)
     assert get(api_url(t.campaign.pk, "events/"), token, after=MAX_ID).status_code == 200
     assert_problem(get(api_url(t.campaign.pk, f"events/{MAX_ID + 1}/"), token), 400)
+    assert_problem(get(api_url(int("9" * 23), "scene/"), token), 400)
+    assert_problem(get(api_url("9" * 5000), token), 400)
     assert_problem(get(api_url(t.campaign.pk, f"events/{MAX_ID}/"), token), 404)
 
 
