@@ -3,8 +3,9 @@ JSON, and a stream of new events, for one member's token, as that member may see
 
 Every answer is read through the one visibility gate (api/reading.py). Errors are RFC
 9457 problems (api/problems.py) with a `detail` sentence; an event hidden from the
-token's member and one that does not exist get the same 404. The schema is served at /api/v1/openapi.json and read
-as a page at /api/v1/ (api/views.py).
+token's member and one that does not exist get the same 404. The schema
+(api/openapi.py) is served at /api/v1/openapi.json and read as a page at /api/v1/
+(api/views.py).
 """
 
 from __future__ import annotations
