@@ -195,8 +195,7 @@ def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
 
 @api.exception_handler(Exception)
 def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
-    log.exception("API request failed", exc_info=exc)
-    return problems.problem(500, "The server failed to answer; try again later.")
+    return problems.failed(exc)
 
 
 def _access(request: HttpRequest, campaign_id: int) -> access.Access:

@@ -11,6 +11,7 @@ has nothing to protect on these paths and stands aside (csrf_exempt).
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
@@ -19,11 +20,14 @@ from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+log = logging.getLogger(__name__)
+
 PROBLEM_JSON = "application/problem+json"
 ALLOW = "GET, HEAD"
 READ_ONLY = "This API is read-only: use GET (or HEAD)."
 NUL = "A parameter holds a NUL character, which no name or number has."
 TOO_MANY = "Too many query parameters."
+FAILED = "The server failed to answer; try again later."
 
 
 def problem(
@@ -75,9 +79,15 @@ def headless(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def failed(exc: Exception) -> HttpResponse:
+    log.exception("API request failed", exc_info=exc)
+    return problem(500, FAILED)
+
+
 def api_view(view: Callable) -> Callable:
     """Put a view behind the API's gate: `refusal` first, HEAD answered by the view as a
-    GET without its body, and no CSRF check (see the module's docstring)."""
+    GET without its body, a failure as a 500 problem rather than Django's error page,
+    and no CSRF check (see the module's docstring)."""
 
     if inspect.iscoroutinefunction(view):
 
@@ -85,13 +95,15 @@ def api_view(view: Callable) -> Callable:
             refused = refusal(request)
             if refused is not None:
                 return refused
-            if request.method != "HEAD":
-                return await view(request, *args, **kwargs)
+            head = request.method == "HEAD"
             request.method = "GET"
             try:
-                return headless(await view(request, *args, **kwargs))
+                response = await view(request, *args, **kwargs)
+            except Exception as exc:
+                response = failed(exc)
             finally:
-                request.method = "HEAD"
+                request.method = "HEAD" if head else "GET"
+            return headless(response) if head else response
 
     else:
 
@@ -99,13 +111,15 @@ def api_view(view: Callable) -> Callable:
             refused = refusal(request)
             if refused is not None:
                 return refused
-            if request.method != "HEAD":
-                return view(request, *args, **kwargs)
+            head = request.method == "HEAD"
             request.method = "GET"
             try:
-                return headless(view(request, *args, **kwargs))
+                response = view(request, *args, **kwargs)
+            except Exception as exc:
+                response = failed(exc)
             finally:
-                request.method = "HEAD"
+                request.method = "HEAD" if head else "GET"
+            return headless(response) if head else response
 
     gated.__name__ = getattr(view, "__name__", "api_view")
     gated.__doc__ = view.__doc__

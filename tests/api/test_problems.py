@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from jsonschema import Draft202012Validator
 
-from api import reading
+from api import openapi, reading
 from api.models import ApiToken
 from rules.kit.table import MAX_ID
 from table import actions
@@ -46,11 +46,14 @@ def validator(document: dict, name: str) -> Draft202012Validator:
     )
 
 
+PROBLEM = validator(openapi.document(), "Problem")
+
+
 def assert_problem(answer, status: int) -> dict:
     assert answer.status_code == status
     assert answer["Content-Type"] == "application/problem+json"
     body = json.loads(answer.content)
-    validator(document(), "Problem").validate(body)
+    PROBLEM.validate(body)
     assert body["status"] == status and body["type"] == "about:blank"
     assert body["detail"]
     return body
@@ -188,3 +191,15 @@ def test_each_stream_message_is_one_the_schema_describes(serenity):
             kinds.append(json.loads(message["data"]).get("kind", message["event"]))
         assert kinds[-1] == "end" and len(kinds) == 4, kinds
         assert ("sealed" in kinds) == (member == t.player)
+
+
+def test_a_failure_beside_the_api_is_a_500_problem_too(monkeypatch):
+    """The schema and its page are served outside django-ninja: their failure is JSON too."""
+
+    def broken():
+        raise RuntimeError("the schema went away")
+
+    monkeypatch.setattr(openapi, "document", broken)
+    for url in ("/api/v1/openapi.json", "/api/v1/"):
+        body = assert_problem(Client().get(url), 500)
+        assert "schema" not in body["detail"]
