@@ -74,7 +74,7 @@ def table(table_for, settings):
         "player": token_for(t.campaign, t.player),
         "revoked": revoked,
         "made up": "rc_0123456789ab_" + "x" * 43,
-        "none": None,
+        "none": None,  # schemathesis then sends a bearer of its own making, or none
     }
 
 
