@@ -1,10 +1,11 @@
 """The read-only API (django-ninja): a campaign's log, scene, session and sheets as
 JSON, and a stream of new events, for one member's token, as that member may see them.
 
-Every answer is read through the one visibility gate (api/reading.py). Errors are JSON
-objects with a `detail` sentence; an event hidden from the token's member and one that
-does not exist get the same 404. The schema is served at /api/v1/openapi.json and read
-as a page at /api/v1/ (api/views.py).
+Every answer is read through the one visibility gate (api/reading.py). Errors are RFC
+9457 problems (api/problems.py) with a `detail` sentence; an event hidden from the
+token's member and one that does not exist get the same 404. The schema
+(api/openapi.py) is served at /api/v1/openapi.json and read as a page at /api/v1/
+(api/views.py).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from typing import Any, Literal
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import register_converter
 from ninja import Field, NinjaAPI, Path, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 
 from rules.kit.table import MAX_ID
 
-from . import access, reading, stream
+from . import access, problems, reading, stream
 
 log = logging.getLogger(__name__)
 
@@ -46,20 +48,72 @@ BAD_TOKEN = (
     "Send a token of this campaign in the Authorization header: `Bearer rc_…`. "
     "None was sent, or it is unknown or revoked."
 )
+BAD_LAST_EVENT_ID = (
+    f"Last-Event-ID: must be the seq of an event, a whole number from 0 to {MAX_ID}."
+)
+
+
+class ParameterError(Schema):
+    loc: list[str | int] = Field(
+        ..., description="Where: `query`, `path` or `header`, and its name."
+    )
+    msg: str
+    type: str
 
 
 class Problem(Schema):
+    """Every error the API answers, in the shape of RFC 9457 (`application/problem+json`)."""
+
+    type: str = Field("about:blank", description="Always about:blank: `title` says it all.")
+    title: str = Field(..., description="The HTTP status's name, e.g. `Not Found`.")
+    status: int = Field(..., description="The HTTP status code, as answered.")
     detail: str = Field(..., description="What went wrong, in a sentence.")
-    errors: list[dict[str, Any]] | None = Field(
-        None, description="For a bad parameter (422): each problem, with where it is."
+    errors: list[ParameterError] | None = Field(
+        None, description="For a bad parameter (400): each problem, with where it is."
     )
 
 
-PROBLEMS = {
-    401: Problem,
-    404: Problem,
-    422: Problem,
-    429: Problem,
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+
+
+def problem_answer(description: str, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An OpenAPI response whose body is a Problem."""
+    answer: dict[str, Any] = {
+        "description": description,
+        "content": {problems.PROBLEM_JSON: {"schema": PROBLEM_REF}},
+    }
+    if headers:
+        answer["headers"] = headers
+    return answer
+
+
+# Every error a GET of the API can answer (405 is documented on the other methods, by
+# api/openapi.py): declared here rather than in `response=`, which would say
+# application/json.
+ERRORS = {
+    "400": problem_answer(
+        "A parameter out of its range or not a number (`errors` says which), a bad "
+        "`Last-Event-ID`, a NUL character in the query, or too many query parameters."
+    ),
+    "401": problem_answer(
+        "No token, or an unknown or revoked one.",
+        {"WWW-Authenticate": {"schema": {"type": "string"}, "required": True}},
+    ),
+    "404": problem_answer(
+        "Not this token's campaign (whether it exists or not), or no such event, or one "
+        "hidden from the token's member."
+    ),
+    "429": problem_answer(
+        "Too many requests with this token: wait `Retry-After` seconds.",
+        {
+            "Retry-After": {
+                "schema": {"type": "integer", "minimum": 1},
+                "required": True,
+                "description": "Seconds until the token's window closes.",
+            }
+        },
+    ),
+    "500": problem_answer("The server failed to answer: try again later."),
 }
 
 
@@ -91,7 +145,9 @@ api = NinjaAPI(
     version="1",
     description=(
         "Read a campaign as one member sees it: its log, scene, session and sheets, and a "
-        "stream of new events. Send the member's token: `Authorization: Bearer rc_…`."
+        "stream of new events. Send the member's token: `Authorization: Bearer rc_…`. "
+        "Read-only: HEAD answers wherever GET does, any other method 405. Every error is "
+        "an RFC 9457 problem (`application/problem+json`)."
     ),
     auth=TokenAuth(),
     urls_namespace="api",
@@ -100,44 +156,46 @@ api = NinjaAPI(
 )
 
 
-def _json(request: HttpRequest, status: int, detail: str, **extra: Any) -> HttpResponse:
-    return api.create_response(request, {"detail": detail, **extra}, status=status)
-
-
 @api.exception_handler(ApiError)
 def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
-    response = _json(request, exc.status_code, exc.message)
-    for name, value in exc.headers.items():
-        response[name] = value
-    return response
+    return problems.problem(exc.status_code, exc.message, headers=exc.headers)
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return problems.problem(exc.status_code, str(exc.message))
 
 
 @api.exception_handler(AuthenticationError)
 def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    response = _json(request, 401, BAD_TOKEN)
-    response["WWW-Authenticate"] = 'Bearer realm="rollcall"'
-    return response
+    return problems.problem(401, BAD_TOKEN, headers={"WWW-Authenticate": 'Bearer realm="rollcall"'})
 
 
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
-    return _json(request, 404, "Not found.")
+    return problems.problem(404, "Not found.")
 
 
 @api.exception_handler(ValidationError)
 def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    problems = []
+    details = []
     for error in exc.errors:
         where = ".".join(str(part) for part in error.get("loc", ())[1:]) or "request"
-        problems.append(f"{where}: {error.get('msg', 'invalid')}")
-    errors = [{k: v for k, v in e.items() if k in ("loc", "msg", "type")} for e in exc.errors]
-    return _json(request, 422, "; ".join(problems) or "Invalid request.", errors=errors)
+        details.append(f"{where}: {error.get('msg', 'invalid')}")
+    errors = [
+        {
+            "loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "invalid")),
+            "type": str(e.get("type", "invalid")),
+        }
+        for e in exc.errors
+    ]
+    return problems.problem(400, "; ".join(details) or "Invalid request.", errors=errors)
 
 
 @api.exception_handler(Exception)
 def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
-    log.exception("API request failed", exc_info=exc)
-    return _json(request, 500, "The server failed to answer; try again later.")
+    return problems.failed(exc)
 
 
 def _access(request: HttpRequest, campaign_id: int) -> access.Access:
@@ -252,16 +310,35 @@ class SheetOut(Schema):
 
 # --------------------------------------------------------------------------- endpoints
 
-CAMPAIGN = "/campaigns/{id:campaign_id}"
+
+class Digits:
+    """Any run of digits in the path, handed on as text: django-ninja reads it as the
+    parameter's integer and answers one past the schema's bounds with a 400, as it does
+    for the query (the project's `id` converter would make a long number no address at
+    all, a 404)."""
+
+    regex = "[0-9]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: object) -> str:
+        return str(value)
+
+
+register_converter(Digits, "digits")
+
+CAMPAIGN = "/campaigns/{digits:campaign_id}"
 
 
 def campaign_path():
-    return Path(..., description="The campaign the token was made for.")
+    return Path(..., ge=1, le=MAX_ID, description="The campaign the token was made for.")
 
 
 @api.get(
     f"{CAMPAIGN}/",
-    response={200: CampaignInfo, **PROBLEMS},
+    response={200: CampaignInfo},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="campaign",
     summary="The campaign, and who the token reads as",
 )
@@ -282,7 +359,8 @@ def campaign(request: HttpRequest, campaign_id: int = campaign_path()):
 
 @api.get(
     f"{CAMPAIGN}/events/",
-    response={200: LogPage, **PROBLEMS},
+    response={200: LogPage},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="events",
     exclude_unset=True,
     summary="The log, paged by seq",
@@ -307,8 +385,9 @@ def events(
 
 
 @api.get(
-    f"{CAMPAIGN}/events/{{id:seq}}/",
-    response={200: Event, **PROBLEMS},
+    f"{CAMPAIGN}/events/{{digits:seq}}/",
+    response={200: Event},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="event",
     exclude_unset=True,
     summary="One event",
@@ -316,7 +395,7 @@ def events(
 def event(
     request: HttpRequest,
     campaign_id: int = campaign_path(),
-    seq: int = Path(..., description="The event's number in the campaign's log."),
+    seq: int = Path(..., ge=1, le=MAX_ID, description="The event's number in the campaign's log."),
 ):
     """One event this member may see in full. One hidden from them (a sealed card in the
     log) answers 404 exactly as a seq that does not exist."""
@@ -329,7 +408,8 @@ def event(
 
 @api.get(
     f"{CAMPAIGN}/scene/",
-    response={200: SceneOut, **PROBLEMS},
+    response={200: SceneOut},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="scene",
     summary="The active scene and its state",
 )
@@ -343,7 +423,8 @@ def scene(request: HttpRequest, campaign_id: int = campaign_path()):
 
 @api.get(
     f"{CAMPAIGN}/session/",
-    response={200: SessionOut, **PROBLEMS},
+    response={200: SessionOut},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="session",
     summary="The play session's state",
 )
@@ -355,7 +436,8 @@ def session(request: HttpRequest, campaign_id: int = campaign_path()):
 
 @api.get(
     f"{CAMPAIGN}/sheets/",
-    response={200: list[SheetOut], **PROBLEMS},
+    response={200: list[SheetOut]},
+    openapi_extra={"responses": dict(ERRORS)},
     url_name="sheets",
     summary="The character sheets",
 )
@@ -369,28 +451,54 @@ STREAM_DOC = {
     "responses": {
         "200": {
             "description": (
-                "Server-Sent Events. Each new event is a message whose `data` is the event "
-                "as the log gives it and whose `id` is its seq. `event: end` (with a "
-                "`detail`) closes the stream: reconnect, resuming with `Last-Event-ID`."
+                "Server-Sent Events. The `schema` describes one message of the stream (as "
+                "OpenAPI 3.2's `itemSchema` would): a new event, whose `id` is its seq and "
+                "whose `data` is the event as the log gives it, or `event: end` (with a "
+                "`detail`), which closes the stream: reconnect, resuming with "
+                "`Last-Event-ID`. The stream opens with `retry: 3000` and sends a "
+                "`: keep-alive` comment when it has had nothing to send for a while."
             ),
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
-        }
+            "content": {
+                "text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamMessage"}}
+            },
+            "headers": {
+                "Cache-Control": {"schema": {"type": "string", "const": "no-cache, no-store"}},
+                "X-Accel-Buffering": {"schema": {"type": "string", "const": "no"}},
+            },
+        },
+        **ERRORS,
     },
     "parameters": [
         {
             "name": "Last-Event-ID",
             "in": "header",
             "required": False,
-            "description": "Resume after this seq (EventSource sends it by itself).",
-            "schema": {"type": "integer", "minimum": 0},
+            "description": (
+                "Resume after this seq (EventSource sends it by itself); it wins over `after`."
+            ),
+            "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
         }
     ],
 }
 
 
+def resume_after(header: str) -> int | None:
+    """The seq a `Last-Event-ID` names, None when it is empty; ApiError when it is not a
+    whole number from 0 to MAX_ID, as the schema says."""
+    text = header.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise ApiError(400, BAD_LAST_EVENT_ID)
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
+        raise ApiError(400, BAD_LAST_EVENT_ID)
+    return int(digits)
+
+
 @api.get(
     f"{CAMPAIGN}/stream/",
-    response={401: Problem, 404: Problem, 422: Problem, 429: Problem},
+    response={200: None},
     url_name="stream",
     openapi_extra=STREAM_DOC,
     summary="New events, as they are logged (Server-Sent Events)",
@@ -405,11 +513,9 @@ async def stream_events(
     """New events as they are logged, each as this member may see it (the log's JSON).
     Starts after `Last-Event-ID`, else `after`, else the newest event."""
     found = _access(request, campaign_id)
-    header = request.headers.get("Last-Event-ID", "").strip()
-    if header:
-        if not (header.isascii() and header.isdigit() and len(header) <= 16):
-            raise ApiError(422, "Last-Event-ID: must be the seq of an event (a whole number).")
-        after = min(int(header), MAX_ID)
+    resumed = resume_after(request.headers.get("Last-Event-ID", ""))
+    if resumed is not None:
+        after = resumed
     if after is None:
         after = await reading_head(campaign_id)
     return stream.response(stream.log_stream(found, after))

@@ -3,49 +3,17 @@ the overlay at its secret link, and the web app manifest and service worker at t
 
 from __future__ import annotations
 
-import inspect
-
-from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, include, path, re_path
 
 from . import views
 from .endpoints import api
-
-READ_ONLY = "This API is read-only: use GET."
-
-
-def _guarded(view):
-    """django-ninja marks each of its views CSRF-exempt (for cookie logins this API does
-    not use). This wrapper carries no such mark: Django's CSRF check still stands before
-    every unsafe request (the project exempts no view), and any method but GET gets a
-    JSON 405 before django-ninja sees it."""
-
-    def refused() -> HttpResponse:
-        response = JsonResponse({"detail": READ_ONLY}, status=405)
-        response["Allow"] = "GET"
-        return response
-
-    if inspect.iscoroutinefunction(view):
-
-        async def api_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method != "GET":
-                return refused()
-            return await view(request, *args, **kwargs)
-
-    else:
-
-        def api_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if request.method != "GET":
-                return refused()
-            return view(request, *args, **kwargs)
-
-    return api_view
+from .problems import api_view
 
 
 def _api_patterns() -> list[URLPattern]:
     patterns, _app, _namespace = api.urls
     return [
-        URLPattern(p.pattern, _guarded(p.callback), p.default_args, p.name)
+        URLPattern(p.pattern, api_view(p.callback), p.default_args, p.name)
         for p in patterns
         if p.name != "api-root"  # /api/v1/ is the documentation page
     ]

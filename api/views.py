@@ -18,12 +18,14 @@ from django.templatetags.static import static
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.links import site_url
 from campaigns.permissions import get_campaign_for_gm, get_campaign_for_user
 
-from . import access, endpoints, reading, stream
+from . import access, endpoints, openapi, reading, stream
+from .problems import api_view, headless, problem
 
 OVERLAY_DEFAULT = 5
 OVERLAY_MOST = 20
@@ -160,22 +162,24 @@ async def overlay_stream(request: HttpRequest, key: str) -> HttpResponse:
 
 
 def openapi_schema() -> dict:
-    return endpoints.api.get_openapi_schema(path_prefix=endpoints.PREFIX)
+    return openapi.document()
 
 
-@require_GET
+@api_view
 def api_schema(request: HttpRequest) -> JsonResponse:
     """The OpenAPI 3.1 schema of the read-only API."""
     return JsonResponse(openapi_schema(), json_dumps_params={"indent": 2})
 
 
-@require_GET
+@api_view
 def api_docs(request: HttpRequest) -> HttpResponse:
     """The API's reference as a plain page, from the same schema: no script needed."""
     schema = openapi_schema()
     operations = []
     for path, methods in schema.get("paths", {}).items():
         for method, op in methods.items():
+            if method not in ("get", "head"):
+                continue  # the 405 of every other method: said once, on the page
             operations.append(
                 {
                     "method": method.upper(),
@@ -199,10 +203,11 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return render(request, "api/docs.html", context)
 
 
-def api_not_found(request: HttpRequest) -> JsonResponse:
-    """Any other address under /api/: a JSON 404, like the API's own (and a word about
-    the trailing slash every endpoint has, since this view answers before Django would
-    redirect to it)."""
+@csrf_exempt
+def api_not_found(request: HttpRequest) -> HttpResponse:
+    """Any other address under /api/, whatever the method: a 404 problem, like the API's
+    own (and a word about the trailing slash every endpoint has, since this view answers
+    before Django would redirect to it). It changes nothing, so no CSRF check."""
     detail = "No such API endpoint: see /api/v1/."
     try:
         match = resolve(request.path + "/")
@@ -210,7 +215,8 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
         match = None
     if match is not None and match.url_name != "api_not_found":
         detail = f"No such API endpoint: every address ends with a slash, {request.path}/"
-    return JsonResponse({"detail": detail}, status=404)
+    answer = problem(404, detail)
+    return headless(answer) if request.method == "HEAD" else answer
 
 
 # --------------------------------------------------------------------------- installable

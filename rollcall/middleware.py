@@ -5,7 +5,8 @@ RejectUnknownHostMiddleware: see its docstring.
 RejectNulCharactersMiddleware refuses NUL characters in request parameters before
 any view sees them: forms already refuse them, but views that read a parameter
 directly would pass one to PostgreSQL, which rejects it with an error instead of a
-clear message.
+clear message. The API under /api/ refuses them itself, as the JSON problem its
+clients read (api/problems.py), and never reads a request body.
 """
 
 import logging
@@ -20,6 +21,8 @@ from django.shortcuts import resolve_url
 from . import views
 
 host_log = logging.getLogger("django.security.DisallowedHost")
+
+API_ROOT = "/api/"
 
 
 class RejectUnknownHostMiddleware:
@@ -54,6 +57,8 @@ class RejectNulCharactersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info.startswith(API_ROOT):
+            return self.get_response(request)
         sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
         for params in sources:
             for key, values in params.lists():

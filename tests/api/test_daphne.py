@@ -121,3 +121,30 @@ def test_a_stream_under_daphne_pushes_sealed_events_and_resumes(server):
         assert again["id"] == public and again["data"]["faces"]
     finally:
         conn.close()
+
+
+def test_head_under_daphne_answers_at_once_with_get_headers_and_no_body(server):
+    """HEAD on the stream never starts it: the next request on the same connection is
+    answered; HEAD on the campaign carries GET's Content-Length and nothing after it."""
+    port, ids, _ = server
+    url = f"/api/v1/campaigns/{ids['campaign']}/"
+    auth = {"Authorization": f"Bearer {ids['token']}"}
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("HEAD", url + "stream/", headers=auth)
+        head = conn.getresponse()
+        assert head.status == 200 and head.read() == b""
+        assert head.getheader("Content-Type").startswith("text/event-stream")
+        conn.request("HEAD", url, headers=auth)
+        head = conn.getresponse()
+        assert head.status == 200 and head.read() == b""
+        conn.request("GET", url, headers=auth)
+        full = conn.getresponse()
+        body = full.read()
+        assert full.status == 200 and json.loads(body)["id"] == ids["campaign"]
+        assert (
+            head.getheader("Content-Length") == full.getheader("Content-Length") == str(len(body))
+        )
+        assert head.getheader("Content-Type") == full.getheader("Content-Type")
+    finally:
+        conn.close()

@@ -4,6 +4,7 @@ the app serves, and a reference page built from it (no script, under the policy)
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -37,13 +38,12 @@ def test_the_schema_validates_and_names_every_endpoint():
     validate(document)  # raises on any error
     assert document["openapi"].startswith("3.1")
     paths = set(document["paths"])
-    served = {"/api/v1/" + r.replace("<id:", "{").replace(">", "}") for r in api_routes()}
+    served = {"/api/v1/" + re.sub(r"<\w+:", "{", r).replace(">", "}") for r in api_routes()}
     assert paths == served
     for path, methods in document["paths"].items():
-        assert set(methods) == {"get"}, path  # read-only
+        assert set(methods) == {"get", "put", "post", "delete", "options", "patch", "trace"}
         op = methods["get"]
         assert op["security"] == [{"TokenAuth": []}], path
-        assert {"401", "404", "429"} <= {str(code) for code in op["responses"]}, path
         assert op.get("description"), path
     assert document["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
     stream = document["paths"]["/api/v1/campaigns/{campaign_id}/stream/"]["get"]
@@ -60,22 +60,87 @@ def test_the_reference_page_lists_every_endpoint_without_script():
     assert "/api/v1/openapi.json" in html
 
 
-def test_unknown_api_addresses_and_methods_answer_json():
-    client = Client(enforce_csrf_checks=False)
+def test_unknown_api_addresses_answer_a_problem_whatever_the_method():
+    client = Client(enforce_csrf_checks=True)
     missing = client.get("/api/v1/no/such/thing/")
-    assert missing.status_code == 404 and "detail" in missing.json()
+    assert missing.status_code == 404 and missing["Content-Type"] == "application/problem+json"
+    assert missing.json()["title"] == "Not Found" and missing.json()["status"] == 404
     slash = client.get("/api/v1/campaigns/1/events")
     assert slash.status_code == 404
     assert slash.json()["detail"].endswith("ends with a slash, /api/v1/campaigns/1/events/")
-    assert client.post("/api/v1/nothing/").json()["detail"].startswith("No such API endpoint")
-    huge = client.get("/api/v1/campaigns/99999999999999999999999/")
-    assert huge.status_code == 404 and "detail" in huge.json()
-    wrong = client.delete("/api/v1/campaigns/1/events/")
-    assert wrong.status_code == 405 and wrong["Allow"] == "GET"
-    assert wrong.json() == {"detail": "This API is read-only: use GET."}
+    posted = client.post("/api/v1/nothing/")  # no CSRF page in the way
+    assert posted.status_code == 404 and posted.json()["detail"].startswith("No such API")
+    huge = client.get("/api/v1/campaigns/99999999999999999999999/")  # an address, past its bound
+    assert huge.status_code == 401 and huge.json()["status"] == 401  # the token comes first
+    assert client.head("/api/v1/nothing/").status_code == 404
 
 
-def test_no_api_view_is_exempt_from_the_csrf_check():
-    """A browser's cross-site POST to the API meets Django's CSRF check like any form."""
-    answer = Client(enforce_csrf_checks=True).post("/api/v1/campaigns/1/events/")
-    assert answer.status_code == 403 and b"CSRF" in answer.content
+GET_ANSWERS = {"200", "400", "401", "404", "429", "500"}
+
+
+def resolve(document: dict, ref: str) -> dict:
+    node = document
+    for part in ref.removeprefix("#/").split("/"):
+        node = node[part]
+    return node
+
+
+def test_every_error_in_the_schema_is_a_problem_and_every_method_is_answered():
+    """Walks the schema: each GET documents every status the API can answer, each other
+    method its 405 with Allow, and every error's body is the Problem (RFC 9457)."""
+    document = schema()
+    problem = document["components"]["schemas"]["Problem"]
+    assert {"type", "title", "status", "detail"} <= set(problem["properties"])
+    assert {"title", "status", "detail"} <= set(problem["required"])
+    for path, methods in document["paths"].items():
+        for method, op in methods.items():
+            answers = op["responses"]
+            expected = GET_ANSWERS if method == "get" else {"404", "405"}
+            assert set(answers) == expected, (method, path)
+            for code, answer in answers.items():
+                if int(code) < 400:
+                    continue
+                assert answer["content"] == {
+                    "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+                }, (method, path, code)
+            if method != "get":
+                assert answers["405"]["headers"]["Allow"]["schema"]["const"] == "GET, HEAD"
+                assert op["security"] == []  # refused before the token is read
+            else:
+                assert answers["429"]["headers"]["Retry-After"]["required"] is True
+                assert answers["401"]["headers"]["WWW-Authenticate"]["required"] is True
+
+
+def test_every_number_a_client_sends_has_the_range_the_code_takes():
+    """Path ids, `after`, `limit` and Last-Event-ID: each with its bounds in the schema
+    (the code refuses what is out of them with a 400, tests/api/test_problems.py)."""
+    document = schema()
+    for path, methods in document["paths"].items():
+        for param in methods["get"].get("parameters", []):
+            body = param["schema"]
+            if "anyOf" in body:  # optional: an integer or nothing
+                (body,) = [b for b in body["anyOf"] if b.get("type") == "integer"]
+            assert body["type"] == "integer", (path, param["name"])
+            most = 200 if param["name"] == "limit" else 2**53
+            assert "minimum" in body and body["maximum"] == most, (path, param["name"])
+    stream = document["paths"]["/api/v1/campaigns/{campaign_id}/stream/"]["get"]
+    header = {p["name"]: p for p in stream["parameters"]}["Last-Event-ID"]
+    assert header["in"] == "header" and header["schema"]["maximum"] == 2**53
+
+
+def test_the_stream_describes_each_message_it_sends():
+    document = schema()
+    stream = document["paths"]["/api/v1/campaigns/{campaign_id}/stream/"]["get"]
+    content = stream["responses"]["200"]["content"]["text/event-stream"]
+    message = resolve(document, content["schema"]["$ref"])
+    shapes = {}
+    for ref in message["oneOf"]:
+        shape = resolve(document, ref["$ref"])
+        data = shape["properties"]["data"]
+        assert data["contentMediaType"] == "application/json"
+        shapes[shape["properties"]["event"]["const"]] = data["contentSchema"]
+    assert set(shapes) == {"message", "end"}
+    events = [resolve(document, r["$ref"]) for r in shapes["message"]["oneOf"]]
+    assert {e["title"] for e in events} == {"SealedEvent", "LogEvent"}
+    end = resolve(document, shapes["end"]["$ref"])
+    assert end["required"] == ["detail"]

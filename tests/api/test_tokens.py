@@ -119,7 +119,7 @@ def test_a_token_for_one_campaign_is_refused_on_another(serenity, table_for):
     for rest in ("", "events/", "events/1/", "scene/", "session/", "sheets/", "stream/"):
         answer = get(api_url(other.campaign.pk, rest), text)
         assert answer.status_code == 404, rest
-        assert answer.json() == {"detail": "No such campaign (or this token is for another one)."}
+        assert answer.json()["detail"] == "No such campaign (or this token is for another one)."
     assert get(api_url(10**9), text).status_code == 404  # one that does not exist: the same
 
 
@@ -142,7 +142,8 @@ def test_no_token_or_a_wrong_one_is_401_in_json(serenity, header):
     extra = {"HTTP_AUTHORIZATION": header} if header is not None else {}
     answer = Client().get(api_url(serenity.campaign.pk, "events/"), **extra)
     assert answer.status_code == 401
-    assert answer["Content-Type"].startswith("application/json")
+    assert answer["Content-Type"] == "application/problem+json"
+    assert answer["WWW-Authenticate"].startswith("Bearer")
     assert "Authorization" in answer.json()["detail"]
 
 
