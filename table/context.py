@@ -145,6 +145,8 @@ class Context:
     _characters: dict[int, Character] = field(default_factory=dict)
     # Pieces of scene state a hidden action veils with a stand-in of its own choosing.
     veil_as: list[tuple[list, Any]] = field(default_factory=list)
+    # Earlier events the action read (by seq or as kept rolls), for recorded_params.
+    _read_events: list[TableEvent] = field(default_factory=list)
 
     @property
     def is_gm(self) -> bool:
@@ -209,6 +211,20 @@ class Context:
             }
         return undo.record(self.effects, state, self.scene, session)
 
+    def recorded_params(self, *read: TableEvent) -> dict[str, Any]:
+        """The params as logged, with what the action read that players may not see
+        (table.visibility.secrets_read): the scene and session state as first read, the
+        earlier events read (and `read`, a void's target). Whatever the transition
+        copied from them into the request, the outcome or the effects, the gate veils in
+        every player's copy."""
+        params = {k: v for k, v in self.params.items() if k != visibility.VEILED}
+        states = [json.loads(text) for text in (self._before, self._session_before) if text]
+        events = [*self._read_events, *read]
+        read_now = visibility.secrets_read(self.campaign.pk, states, events)
+        if read_now:
+            params[visibility.VEILED] = read_now
+        return params
+
     def save_state(self) -> None:
         """Write the changed scene and session state, veiling from players what a
         hidden action changed (table.visibility)."""
@@ -266,7 +282,10 @@ class Context:
         return self.scene.title if self.scene is not None else None
 
     def referenced_event(self, seq: object) -> TableEvent | None:
-        return visibility.referenced_event(self.campaign.pk, seq, self.audience, voided=False)
+        event = visibility.referenced_event(self.campaign.pk, seq, self.audience, voided=False)
+        if event is not None:
+            self._read_events.append(event)
+        return event
 
     def logged(
         self, action: str, *, seq: int | None = None, sheet: Sheet | None = None
@@ -280,6 +299,7 @@ class Context:
             events = events.filter(character_id=sheet.pk)
         for event in events.order_by("-seq")[:MAX_KEPT_ROLLS]:
             if visibility.sees(event, self.audience):
+                self._read_events.append(event)
                 yield event
 
     def logged_params(self, action: str, key: str) -> set[Any]:
