@@ -130,10 +130,15 @@ def put(data: dict[str, Any], path: list, value: Any) -> None:
         data[key] = items
         return
     node = data.setdefault(key, {})
+    nodes = [node]
     for step in path[1:-1]:
         node = node.setdefault(step, {})
+        nodes.append(node)
     if value is None:
         node.pop(path[-1], None)
+        for parent, step in zip(reversed(nodes[:-1]), reversed(path[1:-1]), strict=True):
+            if not parent.get(step):
+                parent.pop(step, None)  # a character's last scene complication goes
     else:
         node[path[-1]] = value
 
