@@ -320,7 +320,7 @@ def _append(
         # and json.dumps refuses anything that is not JSON before anything is stored.
         refs=_refs(user, sheet, scene, target),
         request=request or {},
-        params=params or {},
+        params=params or gate.sheet_veil(sheet),
         faces=list(faces),
         outcome=outcome or {},
         effects=list(effects),

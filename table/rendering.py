@@ -87,6 +87,7 @@ def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
     if not visibility.reaches(event, audience, viewer):
         raise ValueError("a whisper renders for the GMs and its author only")
     template = engines["jinja2"].get_template(CHAT_TEMPLATE)
+    event = visibility.projected(event, audience)
     return template.render(
         {"event": event, "mode": event.request.get("mode"), "text": event.request.get("text")}
     )

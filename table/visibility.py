@@ -271,7 +271,9 @@ def secrets_read(
     and session state it read, of the hidden events it read, and the hidden GM
     characters' names. Each as {"text", "seq"} or {"text", "sheet"}: veiled while that
     seq or sheet stays hidden (`projected`)."""
-    public = _public_names(campaign_id)
+    public: set[str] = set()
+    if any(isinstance(d.get(VEILS), Mapping) for d in states) or any(map(is_hidden, events)):
+        public = _public_names(campaign_id)  # asked only when something is hidden
     found: dict[str, dict[str, Any]] = {}
     for data in states:
         for name, seq in state_secrets(campaign_id, data, public).items():
@@ -288,6 +290,14 @@ def secrets_read(
     ):
         found[name] = {"text": name, "sheet": pk}
     return sorted(found.values(), key=lambda r: r["text"])
+
+
+def sheet_veil(sheet: Sheet | None) -> dict[str, Any]:
+    """The params of an event written outside an action (a line said in character):
+    the hidden GM character it names, veiled like an action's (`secrets_read`)."""
+    if sheet is None or not sheet.hidden:
+        return {}
+    return {VEILED: [{"text": sheet.name, "sheet": sheet.pk}]}
 
 
 def active_secrets(event: TableEvent) -> tuple[dict[str, str], frozenset[int]]:

@@ -88,6 +88,7 @@ def plant_serenity(t) -> None:
     void(t.campaign, t.gm, struck.pk, "CANARY-voidreason")
     chat.say(t.campaign.pk, t.player, "whisper", "CANARY-whisper")
     chat.say(t.campaign.pk, t.player, "ooc", "Nice")
+    chat.say(t.campaign.pk, t.gm, "ic", "You owe me", sheet_id=t.npc.pk)  # as the hidden one
     t.perform(t.gm, "give_points", {"amount": 1}, sheet_id=t.pc.pk)
 
 
