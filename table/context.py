@@ -145,8 +145,10 @@ class Context:
     _characters: dict[int, Character] = field(default_factory=dict)
     # Pieces of scene state a hidden action veils with a stand-in of its own choosing.
     veil_as: list[tuple[list, Any]] = field(default_factory=list)
-    # Earlier events the action read (by seq or as kept rolls), for recorded_params.
+    # Earlier events the action read (by seq or as kept rolls), for recorded_params, and
+    # the seqs it read by name (referenced_event), which its values come from.
     _read_events: list[TableEvent] = field(default_factory=list)
+    _named_seqs: set[int] = field(default_factory=set)
 
     @property
     def is_gm(self) -> bool:
@@ -221,24 +223,40 @@ class Context:
         states = [json.loads(text) for text in (self._before, self._session_before) if text]
         events = [*self._read_events, *read]
         read_now = visibility.secrets_read(self.campaign.pk, states, events)
+        read_now += [{"seq": seq, "whole": True} for seq in self.hidden_sources()]
         if read_now:
             params[visibility.VEILED] = read_now
         return params
 
+    def hidden_sources(self) -> list[int]:
+        """The earlier events hidden from players that this action's values come from:
+        those it read by a seq it names (table.roll, table.from_seq). While one stays
+        hidden, players read the action sealed and its changes veiled, as if it were
+        hidden itself (table.visibility.sees)."""
+        named = self._named_seqs | {
+            v for v in self.params.values() if isinstance(v, int) and not isinstance(v, bool)
+        }
+        return sorted(
+            {e.seq for e in self._read_events if e.seq in named and visibility.is_hidden(e)}
+        )
+
     def save_state(self) -> None:
         """Write the changed scene and session state, veiling from players what a
-        hidden action changed (table.visibility)."""
-        public = self.visibility == Visibility.PUBLIC
+        hidden action changed (table.visibility), or one whose values came from a hidden
+        event (veiled until that event is revealed)."""
+        sources = self.hidden_sources()
+        public = self.visibility == Visibility.PUBLIC and not sources
+        seq = sources[0] if sources and self.visibility == Visibility.PUBLIC else self.seq
         if self._state is not None and self.state_changed:
             before = undo.snapshot(json.loads(self._before))
-            visibility.record_veils(self._state.data, before, self.seq, public=public)
+            visibility.record_veils(self._state.data, before, seq, public=public)
             for path, shown in self.veil_as:
                 visibility.veil_piece(self._state.data, path, self.seq, shown)
             self._state.version += 1
             self._state.save(update_fields=["data", "version", "updated_at"])
         if self._session is not None and self.session_changed:
             before = undo.snapshot(json.loads(self._session_before))
-            visibility.record_veils(self._session.data, before, self.seq, public=public)
+            visibility.record_veils(self._session.data, before, seq, public=public)
             self._session.version += 1
             self._session.save(update_fields=["data", "version", "updated_at"])
 
@@ -285,6 +303,7 @@ class Context:
         event = visibility.referenced_event(self.campaign.pk, seq, self.audience, voided=False)
         if event is not None:
             self._read_events.append(event)
+            self._named_seqs.add(event.seq)
         return event
 
     def logged(

@@ -94,10 +94,22 @@ def reaches(event: TableEvent, audience: str, viewer: int | None = None) -> bool
 
 
 def sees(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
-    """May this audience see the event itself (not just its sealed card)?"""
+    """May this audience see the event itself (not just its sealed card)? A public event
+    whose values came from a hidden one (`sealed_by`) is hidden as long as that one is."""
     if is_whisper(event):
         return reaches(event, audience, viewer)
-    return audience == GM or not is_hidden(event)
+    return audience == GM or not (is_hidden(event) or sealed_by(event))
+
+
+def sealed_by(event: TableEvent) -> bool:
+    """Did this event read its values from an earlier event players still may not see
+    (recorded as a "whole" source, table.context.Context.hidden_sources)?"""
+    sources = [
+        r.get("seq")
+        for r in (event.params or {}).get(VEILED) or []
+        if isinstance(r, Mapping) and r.get("whole")
+    ]
+    return bool(sources) and bool(hidden_seqs(event.campaign_id, sources))
 
 
 # --------------------------------------------------------------------------- sealing
@@ -364,7 +376,7 @@ def projection_key(event: TableEvent, audience: str) -> tuple:
     if audience == GM or not (event.params or {}).get(VEILED):
         return ()
     names, sheets = active_secrets(event)
-    return (tuple(sorted(names)), tuple(sorted(sheets)))
+    return (tuple(sorted(names)), tuple(sorted(sheets)), sealed_by(event))
 
 
 # --------------------------------------------------------------------------- the log

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from table.actions import reveal
+from table.actions import reveal, scene_state
 from table.models import TableEvent
 from table.rendering import card_html
 from table.visibility import GM, PLAYERS, event_data
@@ -86,3 +86,28 @@ def test_a_scene_ended_card_counts_only_what_players_saw(table_for, faces, syste
     ended = TableEvent.objects.get(campaign=t.campaign, kind="scene_end")
     assert "Expired" not in card_html(ended, PLAYERS)
     assert "difficulty" not in json.dumps(event_data(ended, PLAYERS))
+
+
+def test_a_public_event_from_a_secret_roll_is_sealed_until_that_roll_is(table_for, faces):
+    """A lengthy task fed by a roll made behind the screen would show its total: players
+    read the task sealed, and its tracker as it was, until the GM reveals the roll."""
+    t = table_for("unisystem")
+    t.start_scene()
+    t.perform(t.gm, "lengthy_task", {"required_levels": 9, "success_levels": 0,
+                                     "table": {"task": "Ritual"}})  # fmt: skip
+    faces.queue.extend([8])
+    secret = t.perform(t.gm, "task", {"name": "Vault", "attribute": 3, "skill": 2},
+                       visibility="gm")  # fmt: skip
+    fed = t.perform(t.gm, "lengthy_task", {"table": {"task": "Ritual", "from_seq": secret.seq}})
+    assert fed.request["total"] == secret.outcome["total"]
+    assert event_data(fed, PLAYERS)["kind"] == "sealed"
+    assert "sealed-card" in card_html(fed, PLAYERS)
+    players_ritual = scene_state(t.campaign, t.player)
+    assert players_ritual["state"]["trackers"]["lengthy"]["Ritual"]["rolls_made"] == 1
+    assert t.state()["trackers"]["lengthy"]["Ritual"]["rolls_made"] == 2
+    reveal(t.campaign, t.gm, secret.pk)
+    fed.refresh_from_db()
+    assert event_data(fed, PLAYERS)["request"]["total"] == secret.outcome["total"]
+    assert "sealed-card" not in card_html(fed, PLAYERS)
+    players_ritual = scene_state(t.campaign, t.player)
+    assert players_ritual["state"]["trackers"]["lengthy"]["Ritual"]["rolls_made"] == 2
