@@ -292,8 +292,11 @@ def secrets_read(
             found[name] = {"text": name, "seq": seq}
     for event in events:
         for record in (event.params or {}).get(VEILED) or []:
-            if isinstance(record, Mapping) and isinstance(record.get("text"), str):
-                found.setdefault(record["text"], dict(record))  # what it copied, copied on
+            if not isinstance(record, Mapping):
+                continue
+            key = record.get("text") if not record.get("whole") else f"#{record.get('seq')}"
+            if isinstance(key, str):
+                found.setdefault(key, dict(record))  # what it copied, copied on
         if is_hidden(event):
             for name in _names(_texts([event.request, event.outcome]), public):
                 found.setdefault(name, {"text": name, "seq": event.seq})
@@ -301,7 +304,7 @@ def secrets_read(
         "pk", "name"
     ):
         found[name] = {"text": name, "sheet": pk}
-    return sorted(found.values(), key=lambda r: r["text"])
+    return [found[key] for key in sorted(found)]
 
 
 def sheet_veil(sheet: Sheet | None) -> dict[str, Any]:

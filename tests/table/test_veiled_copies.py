@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from table.actions import reveal, scene_state
+from table.actions import reveal, scene_state, void
 from table.models import TableEvent
 from table.rendering import card_html
 from table.visibility import GM, PLAYERS, event_data
@@ -111,3 +111,18 @@ def test_a_public_event_from_a_secret_roll_is_sealed_until_that_roll_is(table_fo
     assert "sealed-card" not in card_html(fed, PLAYERS)
     players_ritual = scene_state(t.campaign, t.player)
     assert players_ritual["state"]["trackers"]["lengthy"]["Ritual"]["rolls_made"] == 2
+
+
+def test_voiding_a_sealed_copy_tells_players_nothing_of_it(table_for, faces):
+    t = table_for("unisystem")
+    t.start_scene()
+    faces.queue.extend([8])
+    secret = t.perform(t.gm, "task", {"name": "Vault", "attribute": 3, "skill": 2},
+                       visibility="gm")  # fmt: skip
+    fed = t.perform(t.gm, "lengthy_task", {"required_levels": 9,
+                                           "table": {"task": "Ritual", "from_seq": secret.seq}})  # fmt: skip
+    struck = void(t.campaign, t.gm, fed.pk, "a misclick")
+    assert fed.headline in struck.explanation  # the GM's card says what was voided
+    assert event_data(struck, PLAYERS)["kind"] == "sealed"
+    reveal(t.campaign, t.gm, secret.pk)
+    assert event_data(struck, PLAYERS)["kind"] == "void"
