@@ -35,6 +35,11 @@ from .models import Kind, SceneState, SessionState, TableEvent, Visibility, cano
 __all__ = ["ActionError", "Character", "Context", "empty_state", "lock_session", "sheet_in"]
 
 
+# The table options that name an earlier event by its seq: an action that reads one
+# takes its values (dice, a total, a margin) from it (Context.hidden_sources).
+SEQ_PARAMS = ("roll", "from_seq")
+
+
 # --------------------------------------------------------------------------- reading sheets
 
 
@@ -230,15 +235,12 @@ class Context:
 
     def hidden_sources(self) -> list[int]:
         """The earlier events hidden from players that this action's values come from:
-        those it read by a seq it names (table.roll, table.from_seq). While one stays
+        those it names by seq (SEQ_PARAMS: a kept roll, a total, a test whose benefit it
+        claims) or read by one (referenced_event). While one stays
         hidden, players read the action sealed and its changes veiled, as if it were
         hidden itself (table.visibility.sees)."""
-        named = self._named_seqs | {
-            v for v in self.params.values() if isinstance(v, int) and not isinstance(v, bool)
-        }
-        return sorted(
-            {e.seq for e in self._read_events if e.seq in named and visibility.is_hidden(e)}
-        )
+        named = self._named_seqs | {self.params.get(key) for key in SEQ_PARAMS}
+        return sorted(visibility.hidden_seqs(self.campaign.pk, named - {self.seq}))
 
     def save_state(self) -> None:
         """Write the changed scene and session state, veiling from players what a

@@ -126,3 +126,24 @@ def test_voiding_a_sealed_copy_tells_players_nothing_of_it(table_for, faces):
     assert event_data(struck, PLAYERS)["kind"] == "sealed"
     reveal(t.campaign, t.gm, secret.pk)
     assert event_data(struck, PLAYERS)["kind"] == "void"
+
+
+def test_a_hitch_bought_from_a_blind_roll_shows_its_dice_only_once_revealed(table_for, faces):
+    t = table_for("cortex_slots")
+    t.start_scene()
+    pool = [
+        {"die": "d4", "trait": "Agility", "group": "attributes"},
+        {"die": "d4", "trait": "Ex-Marine", "group": "distinctions"},
+        {"die": "d4", "trait": "Shoot", "group": "skills"},
+    ]
+    faces.queue.extend([3, 1, 4])
+    blind = t.perform(t.player, "roll", {"pool": pool}, sheet_id=t.pc.pk, visibility="blind")
+    hitch = next(i for i, d in enumerate(blind.outcome["dice"]) if d["hitch"])
+    bought = t.perform(t.gm, "buy_hitch", {"index": hitch, "table": {"roll": blind.seq}})
+    assert bought.request["dice"] == blind.outcome["dice"]  # the blind roll's dice
+    assert event_data(bought, PLAYERS)["kind"] == "sealed"
+    assert "Agility" not in card_html(bought, PLAYERS)
+    assert not scene_state(t.campaign, t.player)["state"].get("held_hitches")
+    reveal(t.campaign, t.gm, blind.pk)
+    assert event_data(bought, PLAYERS)["request"]["dice"] == blind.outcome["dice"]
+    assert scene_state(t.campaign, t.player)["state"]["held_hitches"]
