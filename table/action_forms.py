@@ -83,6 +83,7 @@ def recent_rolls(campaign: Campaign, membership: Membership) -> list[tuple[int, 
     out = []
     for event in events.order_by("-seq")[: RECENT_ROLLS * 2]:
         if visibility.sees(event, audience, membership.user_id):
+            event = visibility.projected(event, audience)
             who = (event.refs or {}).get("character") or {}
             name = who.get("name") if isinstance(who, Mapping) else None
             label = f"#{event.seq} {name + ': ' if name else ''}{event.headline or event.action}"

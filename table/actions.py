@@ -127,7 +127,6 @@ class RoleChanged(ActionError):
 RNG: Random | None = None
 
 GM_AUDIENCE = gate.GM
-PLAYER_AUDIENCE = gate.PLAYERS
 MAX_REASON = 200
 
 
@@ -321,7 +320,7 @@ def _append(
         # and json.dumps refuses anything that is not JSON before anything is stored.
         refs=_refs(user, sheet, scene, target),
         request=request or {},
-        params=params or {},
+        params=params or gate.sheet_veil(sheet),
         faces=list(faces),
         outcome=outcome or {},
         effects=list(effects),
@@ -545,7 +544,7 @@ def perform_in(
             sheet=ctx.sheet,
             scene=scene,
             request=ctx.request,
-            params=ctx.params,
+            params=ctx.recorded_params(),
             faces=faces,
             outcome=outcome,
             effects=ctx.effects,
@@ -633,6 +632,7 @@ def void(
             sheet=target.character,
             scene=target.scene,
             target=target,
+            params=ctx.recorded_params(target),
             request={"reason": reason},
             outcome={
                 "headline": f"Voided #{target.seq}: {reason}",
@@ -767,7 +767,7 @@ def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
     expired: dict[str, Any] = {}
     if state is not None and not state.expired:
         # The card is public: what players could not see is not counted on it.
-        expired = expired_summary(gate.visible_state(campaign.pk, state.data, PLAYER_AUDIENCE))
+        expired = expired_summary(gate.public_state(campaign.pk, state.data))
         state.expired = True
         state.version += 1
         state.save(update_fields=["expired", "version", "updated_at"])

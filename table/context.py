@@ -35,6 +35,11 @@ from .models import Kind, SceneState, SessionState, TableEvent, Visibility, cano
 __all__ = ["ActionError", "Character", "Context", "empty_state", "lock_session", "sheet_in"]
 
 
+# The table options that name an earlier event by its seq: an action that reads one
+# takes its values (dice, a total, a margin) from it (Context.hidden_sources).
+SEQ_PARAMS = ("roll", "from_seq")
+
+
 # --------------------------------------------------------------------------- reading sheets
 
 
@@ -145,6 +150,10 @@ class Context:
     _characters: dict[int, Character] = field(default_factory=dict)
     # Pieces of scene state a hidden action veils with a stand-in of its own choosing.
     veil_as: list[tuple[list, Any]] = field(default_factory=list)
+    # Earlier events the action read (by seq or as kept rolls), for recorded_params, and
+    # the seqs it read by name (referenced_event), which its values come from.
+    _read_events: list[TableEvent] = field(default_factory=list)
+    _named_seqs: set[int] = field(default_factory=set)
 
     @property
     def is_gm(self) -> bool:
@@ -209,20 +218,47 @@ class Context:
             }
         return undo.record(self.effects, state, self.scene, session)
 
+    def recorded_params(self, *read: TableEvent) -> dict[str, Any]:
+        """The params as logged, with what the action read that players may not see
+        (table.visibility.secrets_read): the scene and session state as first read, the
+        earlier events read (and `read`, a void's target). Whatever the transition
+        copied from them into the request, the outcome or the effects, the gate veils in
+        every player's copy."""
+        params = {k: v for k, v in self.params.items() if k != visibility.VEILED}
+        states = [json.loads(text) for text in (self._before, self._session_before) if text]
+        events = [*self._read_events, *read]
+        read_now = visibility.secrets_read(self.campaign.pk, states, events)
+        read_now += [{"seq": seq, "whole": True} for seq in self.hidden_sources()]
+        if read_now:
+            params[visibility.VEILED] = read_now
+        return params
+
+    def hidden_sources(self) -> list[int]:
+        """The earlier events hidden from players that this action's values come from:
+        those it names by seq (SEQ_PARAMS: a kept roll, a total, a test whose benefit it
+        claims) or read by one (referenced_event). While one stays
+        hidden, players read the action sealed and its changes veiled, as if it were
+        hidden itself (table.visibility.sees)."""
+        named = self._named_seqs | {self.params.get(key) for key in SEQ_PARAMS}
+        return sorted(visibility.hidden_seqs(self.campaign.pk, named - {self.seq}))
+
     def save_state(self) -> None:
         """Write the changed scene and session state, veiling from players what a
-        hidden action changed (table.visibility)."""
-        public = self.visibility == Visibility.PUBLIC
+        hidden action changed (table.visibility), or one whose values came from a hidden
+        event (veiled until that event is revealed)."""
+        sources = self.hidden_sources()
+        public = self.visibility == Visibility.PUBLIC and not sources
+        seq = sources[0] if sources and self.visibility == Visibility.PUBLIC else self.seq
         if self._state is not None and self.state_changed:
             before = undo.snapshot(json.loads(self._before))
-            visibility.record_veils(self._state.data, before, self.seq, public=public)
+            visibility.record_veils(self._state.data, before, seq, public=public)
             for path, shown in self.veil_as:
                 visibility.veil_piece(self._state.data, path, self.seq, shown)
             self._state.version += 1
             self._state.save(update_fields=["data", "version", "updated_at"])
         if self._session is not None and self.session_changed:
             before = undo.snapshot(json.loads(self._session_before))
-            visibility.record_veils(self._session.data, before, self.seq, public=public)
+            visibility.record_veils(self._session.data, before, seq, public=public)
             self._session.version += 1
             self._session.save(update_fields=["data", "version", "updated_at"])
 
@@ -266,7 +302,11 @@ class Context:
         return self.scene.title if self.scene is not None else None
 
     def referenced_event(self, seq: object) -> TableEvent | None:
-        return visibility.referenced_event(self.campaign.pk, seq, self.audience, voided=False)
+        event = visibility.referenced_event(self.campaign.pk, seq, self.audience, voided=False)
+        if event is not None:
+            self._read_events.append(event)
+            self._named_seqs.add(event.seq)
+        return event
 
     def logged(
         self, action: str, *, seq: int | None = None, sheet: Sheet | None = None
@@ -280,6 +320,7 @@ class Context:
             events = events.filter(character_id=sheet.pk)
         for event in events.order_by("-seq")[:MAX_KEPT_ROLLS]:
             if visibility.sees(event, self.audience):
+                self._read_events.append(event)
                 yield event
 
     def logged_params(self, action: str, key: str) -> set[Any]:

@@ -245,6 +245,9 @@ def to_markdown(data: dict[str, Any]) -> str:
         lines.append("")
         lines.append(f"**{_md(headline)}**")
         lines.append("")
+        if event["outcome"].get("goal"):
+            lines.append(f"For: {_md(event['outcome']['goal'])}")
+            lines.append("")
         if event["outcome"].get("explanation"):
             lines.append(_md(event["outcome"]["explanation"]))
             lines.append("")

@@ -1,7 +1,8 @@
 """HTML for events: rendered once per audience, never once per socket.
 
 `render_event_html(event, audience)` renders the roll card template
-"table/event.html" (Jinja2, table/jinja.py) for one audience ("gm" or "players"). `card_html` wraps it
+"table/event.html" (Jinja2, table/jinja.py) for one audience ("gm" or "players"), of the
+event as table.visibility.projected gives it to that audience. `card_html` wraps it
 in the log's <li id="event-<seq>" data-seq data-event-id>. `event_message` is
 what the socket sends: an htmx out-of-band fragment that puts the card first in
 `#log` (newest first) and, for reveals and voids, replaces the earlier card
@@ -54,7 +55,7 @@ def _target(event: TableEvent, audience: str) -> TableEvent | None:
     target = event.target
     if target is None or not sees(target, audience):
         return None
-    return target
+    return visibility.projected(target, audience)
 
 
 def render_event_html(event: TableEvent, audience: str, viewer: int | None = None) -> str:
@@ -66,6 +67,7 @@ def render_event_html(event: TableEvent, audience: str, viewer: int | None = Non
     if not sees(event, audience):
         sealed = visibility.sealed_view(event)
         return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
+    event = visibility.projected(event, audience)
     target = _target(event, audience)
     return template.render(
         {
@@ -92,6 +94,7 @@ def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
     if not sees(event, audience, viewer):
         sealed = visibility.sealed_view(event)
         return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
+    event = visibility.projected(event, audience)
     return template.render(
         {
             "sealed": None,
@@ -163,6 +166,8 @@ def card_html(
         event.voided,
         target.revealed if target else None,
         target.voided if target else None,
+        visibility.projection_key(event, audience),
+        visibility.projection_key(target, audience) if target else None,
     )
     inner = _cached(key, lambda: render_event_html(event, audience, viewer))
     classes = "log-entry" + (" voided" if event.voided else "")

@@ -29,8 +29,10 @@ from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
 # Scene-state keys holding independent things by name (or id), by kind and name, or as
 # lists of items stamped with the seq of the event that added them; any other key
 # (trouble_pool, difficulty, ...) is one piece. next_id only counts up: never undone.
-BY_NAME = ("contests", "complications", "useful_details", "assets", "rolls", "side_stress")
-BY_KIND_AND_NAME = ("trackers",)
+BY_NAME = ("contests", "useful_details", "assets", "rolls", "side_stress")
+# Scene complications are kept by character and name: each is a piece of its own, so a
+# public one never lifts the veil from a secret one of the same character.
+BY_KIND_AND_NAME = ("trackers", "complications")
 BY_SEQ = ("held_hitches", "opportunities", "taken_out", "shut_down")
 # "veiled" holds what players saw of pieces a hidden event changed (table.visibility).
 VEILS = "veiled"
@@ -128,10 +130,15 @@ def put(data: dict[str, Any], path: list, value: Any) -> None:
         data[key] = items
         return
     node = data.setdefault(key, {})
+    nodes = [node]
     for step in path[1:-1]:
         node = node.setdefault(step, {})
+        nodes.append(node)
     if value is None:
         node.pop(path[-1], None)
+        for parent, step in zip(reversed(nodes[:-1]), reversed(path[1:-1]), strict=True):
+            if not parent.get(step):
+                parent.pop(step, None)  # a character's last scene complication goes
     else:
         node[path[-1]] = value
 
@@ -150,7 +157,10 @@ def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
     if key == "contests":
         return f"contest #{last}"
     if key == "complications":
-        who = names.get(int(last)) if str(last).isdigit() else None
+        holder = rest[0] if rest else ""
+        who = names.get(int(holder)) if str(holder).isdigit() else None
+        if len(rest) > 1:
+            return f"the scene complication “{last}” of {who or 'a character'}"
         return f"the scene complications of {who or 'a character'}"
     if key == "useful_details":
         return f"the Useful Detail “{last}”"

@@ -21,6 +21,16 @@ gets no whisper at all. `reaches` and `log_filter(audience, viewer)` express it.
 Every reference an action makes to an earlier roll or to hidden state is looked up
 through here, and a target hidden from the actor is reported exactly as a target that
 does not exist.
+
+A later event may copy what was hidden (a GM's public action whose request the table
+filled from veiled scene state, an earlier hidden roll it read, a hidden GM character it
+names). Each action records what it read that players could not see (`secrets_read`,
+kept in its params under VEILED: each name with the hidden seq or hidden sheet it came
+from), and `projected` is the one projection every reader of an event goes through (the
+card, hence the page, the socket and the overlay; `event_data`, hence the exports, the
+API and Discord): while its source is still hidden, a recorded name is cut from the
+event's request, outcome, effects and refs, and a hidden GM character acting is shown
+as HIDDEN_CHARACTER with no portrait.
 """
 
 from __future__ import annotations
@@ -28,13 +38,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db.models import Q
 
-from campaigns.models import Membership, Role
+from campaigns.models import Membership, Role, Scene
 from rules.kit import order as action_order
 from sheets.models import Sheet
 
@@ -45,6 +56,9 @@ GM = "gm"
 PLAYERS = "players"
 AUDIENCES = (GM, PLAYERS)
 VEILS = undo.VEILS
+VEILED = "veiled"  # an event's params: what it read that players could not see
+HIDDEN_CHARACTER = action_order.HIDDEN_LABEL  # "GM character": a hidden one, to players
+HIDDEN_WORDS = "(hidden)"  # what players read where a hidden name was copied
 
 
 def audience_of(membership: Membership | None) -> str | None:
@@ -87,10 +101,22 @@ def reaches(event: TableEvent, audience: str, viewer: int | None = None) -> bool
 
 def sees(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
     """May this audience see the event itself (not just its sealed card)? A whisper:
-    the GMs and its author (`viewer`) only."""
+    the GMs and its author (`viewer`) only. A public event whose values came from a
+    hidden one (`sealed_by`) is hidden as long as that one is."""
     if is_whisper(event):
         return audience == GM or (viewer is not None and viewer == event.actor_id)
-    return audience == GM or not is_hidden(event)
+    return audience == GM or not (is_hidden(event) or sealed_by(event))
+
+
+def sealed_by(event: TableEvent) -> bool:
+    """Did this event read its values from an earlier event players still may not see
+    (recorded as a "whole" source, table.context.Context.hidden_sources)?"""
+    sources = [
+        r.get("seq")
+        for r in (event.params or {}).get(VEILED) or []
+        if isinstance(r, Mapping) and r.get("whole")
+    ]
+    return bool(sources) and bool(hidden_seqs(event.campaign_id, sources))
 
 
 # --------------------------------------------------------------------------- sealing
@@ -154,6 +180,7 @@ def event_data(event: TableEvent, audience: str, viewer: int | None = None) -> d
         raise ValueError("a whisper is read by members only")
     if not sees(event, audience, viewer):
         return sealed_view(event)
+    event = projected(event, audience)
     data: dict[str, Any] = {
         "seq": event.seq,
         "kind": event.kind,
@@ -180,6 +207,7 @@ def event_data(event: TableEvent, audience: str, viewer: int | None = None) -> d
     if target is not None:
         data["target_seq"] = target.seq
         if sees(target, audience):
+            target = projected(target, audience)
             data["target"] = {
                 "seq": target.seq,
                 "action": target.action,
@@ -196,6 +224,171 @@ def acknowledgement(event: TableEvent, audience: str, done: str = "") -> str:
     if not sees(event, audience):
         return "Your blind roll went to the GM: it shows here sealed until revealed."
     return event.headline or done
+
+
+# --------------------------------------------------------------------------- copies
+
+# Dice sizes, numbers and the table's own words (keys such as "die" or "note", statuses
+# such as "open") name nothing a player may not know: never recorded as hidden names.
+_PLAIN = re.compile(r"d[0-9]+(\+d[0-9]+)?|[0-9]+|[a-z_]+")
+
+
+def _texts(value: Any) -> set[str]:
+    """Every string in a JSON value, its mappings' keys included."""
+    if isinstance(value, str):
+        return {value}
+    out: set[str] = set()
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str):
+                out.add(key)
+            out |= _texts(item)
+    elif isinstance(value, list):
+        for item in value:
+            out |= _texts(item)
+    return out
+
+
+def _names(texts: Iterable[str], public: set[str]) -> set[str]:
+    return {
+        t
+        for t in texts
+        if len(t.strip()) >= 3 and not _PLAIN.fullmatch(t.strip()) and t not in public
+    }
+
+
+def _public_names(campaign_id: int) -> set[str]:
+    """Names every member knows: the scenes' titles and the visible characters'."""
+    titles = Scene.objects.filter(campaign_id=campaign_id).values_list("title", flat=True)
+    sheets = Sheet.objects.filter(campaign_id=campaign_id, hidden=False)
+    return set(titles) | set(sheets.values_list("name", flat=True))
+
+
+def state_secrets(campaign_id: int, data: Mapping[str, Any], public: set[str]) -> dict[str, int]:
+    """The names in this scene or session state that players do not see now, each with
+    the hidden seq that put it there."""
+    veils = data.get(VEILS)
+    if not isinstance(veils, Mapping):
+        return {}
+    veils = {k: v for k, v in veils.items() if isinstance(v, Mapping)}
+    hidden = hidden_seqs(campaign_id, [v.get("seq") for v in veils.values()])
+    if not hidden:
+        return {}
+    public = public | _texts(visible_state(campaign_id, data, PLAYERS))
+    found: dict[str, int] = {}
+    for key, veil in veils.items():
+        if veil.get("seq") in hidden:
+            path = json.loads(key)
+            texts = _texts(undo.get(data, path)) | {p for p in path[1:] if isinstance(p, str)}
+            for name in _names(texts, public):
+                found[name] = veil["seq"]
+    return found
+
+
+def secrets_read(
+    campaign_id: int, states: Iterable[Mapping[str, Any]], events: Iterable[TableEvent]
+) -> list[dict[str, Any]]:
+    """What an action could copy that players may not see: the hidden names of the scene
+    and session state it read, of the hidden events it read, and the hidden GM
+    characters' names. Each as {"text", "seq"} or {"text", "sheet"}: veiled while that
+    seq or sheet stays hidden (`projected`)."""
+    public: set[str] = set()
+    if any(isinstance(d.get(VEILS), Mapping) for d in states) or any(map(is_hidden, events)):
+        public = _public_names(campaign_id)  # asked only when something is hidden
+    found: dict[str, dict[str, Any]] = {}
+    for data in states:
+        for name, seq in state_secrets(campaign_id, data, public).items():
+            found[name] = {"text": name, "seq": seq}
+    for event in events:
+        for record in (event.params or {}).get(VEILED) or []:
+            if not isinstance(record, Mapping):
+                continue
+            key = record.get("text") if not record.get("whole") else f"#{record.get('seq')}"
+            if isinstance(key, str):
+                found.setdefault(key, dict(record))  # what it copied, copied on
+        if is_hidden(event):
+            for name in _names(_texts([event.request, event.outcome]), public):
+                found.setdefault(name, {"text": name, "seq": event.seq})
+    for pk, name in Sheet.objects.filter(campaign_id=campaign_id, hidden=True).values_list(
+        "pk", "name"
+    ):
+        found[name] = {"text": name, "sheet": pk}
+    return [found[key] for key in sorted(found)]
+
+
+def sheet_veil(sheet: Sheet | None) -> dict[str, Any]:
+    """The params of an event written outside an action (a line said in character):
+    the hidden GM character it names, veiled like an action's (`secrets_read`)."""
+    if sheet is None or not sheet.hidden:
+        return {}
+    return {VEILED: [{"text": sheet.name, "sheet": sheet.pk}]}
+
+
+def active_secrets(event: TableEvent) -> tuple[dict[str, str], frozenset[int]]:
+    """The names recorded with the event whose source players still may not see (each
+    with what players read instead), and the hidden sheets among those sources."""
+    recorded = [
+        r
+        for r in (event.params or {}).get(VEILED) or []
+        if isinstance(r, Mapping) and isinstance(r.get("text"), str) and r["text"]
+    ]
+    if not recorded:
+        return {}, frozenset()
+    seqs = hidden_seqs(event.campaign_id, [r.get("seq") for r in recorded])
+    ids = [r["sheet"] for r in recorded if isinstance(r.get("sheet"), int)]
+    rows = Sheet.objects.filter(campaign_id=event.campaign_id, pk__in=ids, hidden=True)
+    sheets = frozenset(rows.values_list("pk", flat=True)) if ids else frozenset()
+    names = {}
+    for r in recorded:
+        if r.get("seq") in seqs:
+            names[r["text"]] = HIDDEN_WORDS
+        elif r.get("sheet") in sheets:
+            names[r["text"]] = HIDDEN_CHARACTER
+    return names, sheets
+
+
+def _cut(value: Any, names: Mapping[str, str]) -> Any:
+    """A copy of a JSON value without the hidden names: a key that is one goes, with its
+    value; a text holding one reads the stand-in instead (longest names first)."""
+    if isinstance(value, str):
+        for name in sorted(names, key=len, reverse=True):
+            if name in value:
+                value = value.replace(name, names[name])
+        return value
+    if isinstance(value, Mapping):
+        return {k: _cut(v, names) for k, v in value.items() if k not in names}
+    if isinstance(value, list):
+        return [_cut(v, names) for v in value]
+    return value
+
+
+def projected(event: TableEvent, audience: str) -> TableEvent:
+    """The event as this audience may read it, for every reader (cards and data alike):
+    GMs read it whole; players read it without the hidden names it copied, and a hidden
+    GM character acting in it as HIDDEN_CHARACTER, with no sheet (so no portrait)."""
+    if audience == GM:
+        return event
+    names, sheets = active_secrets(event)
+    if not names:
+        return event
+    shown = copy.copy(event)
+    shown.request = _cut(event.request, names)
+    shown.outcome = _cut(event.outcome, names)
+    shown.effects = _cut(event.effects, names)
+    shown.refs = _cut(event.refs, names)
+    if event.character_id in sheets:
+        shown.character_id = None
+        shown.refs["character"] = {"id": None, "name": HIDDEN_CHARACTER, "hidden": True}
+    return shown
+
+
+def projection_key(event: TableEvent, audience: str) -> tuple:
+    """What a cached card of this event depends on beyond the event itself: which of
+    its recorded hidden names are still hidden from this audience."""
+    if audience == GM or not (event.params or {}).get(VEILED):
+        return ()
+    names, sheets = active_secrets(event)
+    return (tuple(sorted(names)), tuple(sorted(sheets)), sealed_by(event))
 
 
 # --------------------------------------------------------------------------- the log
@@ -259,11 +452,25 @@ def record_veils(
 def veil_piece(data: dict[str, Any], path: list, seq: int, shown: Any) -> None:
     """Veil one piece with a chosen stand-in (a secret difficulty shows as secret,
     not as the older difficulty it replaced)."""
-    data.setdefault(VEILS, {})[canonical_json(path)] = {"seq": seq, "before": shown}
+    data.setdefault(VEILS, {})[canonical_json(path)] = {
+        "seq": seq,
+        "before": shown,
+        "stand_in": True,
+    }
 
 
-def visible_state(campaign_id: int, data: Mapping[str, Any], audience: str) -> dict[str, Any]:
-    """The scene or session state as this audience may see it."""
+def _stand_in(veil: Mapping[str, Any]) -> bool:
+    """A veil showing a stand-in (a difficulty "set behind the screen"), not what
+    players saw before (older states mark it only by its shape)."""
+    return bool(veil.get("stand_in")) or veil.get("before") == {"secret": True}
+
+
+def visible_state(
+    campaign_id: int, data: Mapping[str, Any], audience: str, *, stand_ins: bool = True
+) -> dict[str, Any]:
+    """The scene or session state as this audience may see it; without `stand_ins`, a
+    piece players know only as a stand-in is left out (a public summary of the scene
+    counts only what players saw)."""
     data = copy.deepcopy(dict(data))
     veils = data.pop(VEILS, None)
     if audience == GM:
@@ -272,10 +479,17 @@ def visible_state(campaign_id: int, data: Mapping[str, Any], audience: str) -> d
         hidden = hidden_seqs(campaign_id, [v.get("seq") for v in veils.values()])
         for key, veil in veils.items():
             if veil.get("seq") in hidden:
-                undo.put(data, json.loads(key), copy.deepcopy(veil.get("before")))
+                shown = None if _stand_in(veil) and not stand_ins else veil.get("before")
+                undo.put(data, json.loads(key), copy.deepcopy(shown))
     if isinstance(data.get(action_order.KEY), dict):
         data[action_order.KEY] = players_order(campaign_id, data[action_order.KEY])
     return data
+
+
+def public_state(campaign_id: int, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The state as a public summary may tell it (the "Scene ended" card): what players
+    saw, without the pieces they know only as a stand-in."""
+    return visible_state(campaign_id, data, PLAYERS, stand_ins=False)
 
 
 def players_order(campaign_id: int, order: Mapping[str, Any]) -> dict[str, Any]:
