@@ -97,6 +97,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "rollcall.middleware.HtmxLoginRedirectMiddleware",
     "rollcall.middleware.RejectNulCharactersMiddleware",
+    "rollcall.middleware.PrivateAnswersMiddleware",
 ]
 
 ROOT_URLCONF = "rollcall.urls"
