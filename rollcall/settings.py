@@ -291,6 +291,11 @@ TABLE_USER_RATE = env_int("TABLE_USER_RATE", 20)
 TABLE_USER_WINDOW = env_int("TABLE_USER_WINDOW", 20)
 TABLE_SOCKET_OPENS = env_int("TABLE_SOCKET_OPENS", 12)  # per session per TABLE_USER_WINDOW
 
+# Portraits (sheets/portraits.py): uploads decoded at once in one process, and the
+# seconds an upload waits for its turn before it is told the server is busy.
+PORTRAIT_DECODES = env_int("PORTRAIT_DECODES", 2)
+PORTRAIT_DECODE_WAIT = env_int("PORTRAIT_DECODE_WAIT", 5)
+
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
 # Counted in the default cache above: process memory when embedded, Redis with
 # REDIS_URL, so every daphne process shares the counts.
