@@ -4,14 +4,27 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from . import ratelimit
 from .models import User
+from .text import ROLE_NAME_REFUSED, ShownTextField, imitates_a_role
 
 TOO_MANY_LOGINS = "Too many failed log-ins. Try again in {wait}."
 
 
-class SignupForm(UserCreationForm):
+class DisplayNameChecks:
+    """A display name others read: hidden characters taken out (accounts.text), and
+    refused when it would pass for a role. Every form that sets one uses this."""
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data.get("display_name", "")
+        if name and imitates_a_role(name):
+            raise forms.ValidationError(ROLE_NAME_REFUSED, code="role_name")
+        return name
+
+
+class SignupForm(DisplayNameChecks, UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "display_name")
+        field_classes = {**UserCreationForm.Meta.field_classes, "display_name": ShownTextField}
 
 
 class ThrottledLogin:
@@ -68,7 +81,8 @@ class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
     """The admin's log-in form, counted with the site's."""
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(DisplayNameChecks, forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name",)
+        field_classes = {"display_name": ShownTextField}
