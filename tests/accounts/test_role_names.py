@@ -66,6 +66,34 @@ def test_sign_up_refuses_a_role_name(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("username", ["gm", "G.M.", "game_master", "Admin"])
+def test_sign_up_refuses_a_username_that_reads_as_a_role(client, username):
+    """With no display name the username is shown: it must not pass for a role either."""
+    answer = client.post(
+        reverse("signup"),
+        {
+            "username": username,
+            "display_name": "",
+            "password1": "two by two, hands of blue",
+            "password2": "two by two, hands of blue",
+        },
+    )
+    assert answer.status_code == 200
+    assert "A username cannot look like a role" in answer.content.decode()
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_member_whose_username_reads_as_a_role_keeps_a_display_name(client_for, make_user):
+    gm_named = make_user("gm", "Gina")
+    answer = client_for(gm_named).post(reverse("profile"), {"display_name": ""})
+    assert answer.status_code == 200
+    assert "Your username reads like a role" in answer.content.decode()
+    gm_named.refresh_from_db()
+    assert gm_named.display_name == "Gina"
+
+
+@pytest.mark.django_db
 def test_the_admin_sets_display_names_by_the_same_rule(player):
     data = {
         "username": player.username,
