@@ -144,3 +144,17 @@ def test_in_discord_the_gm_mark_comes_from_the_role_and_a_name_cannot_draw_it(ca
     assert gm_post == "**[GM]** **Gina the GM:** Roll for initiative."
     assert not player_post.startswith("**[GM]**")
     assert player_post == "**\\*\\*\\[GM\\]\\*\\* Gina:** Roll for initiative."
+
+
+@pytest.mark.django_db
+def test_in_the_export_the_gm_mark_comes_from_the_role(campaign, gm, player, client_for):
+    User.objects.filter(pk=player.pk).update(display_name="Pete **[GM]**")
+    player.refresh_from_db()
+    chat.say(campaign.pk, gm, "ooc", "Roll for initiative.")
+    chat.say(campaign.pk, player, "ooc", "Roll for initiative.")
+    export = client_for(player).get(
+        reverse("table_export_session", args=[campaign.pk, "current", "md"])
+    )
+    headings = [line for line in export.content.decode().splitlines() if line.startswith("## ")]
+    assert headings[0] == "## #1 Gina the GM **\\[GM\\]** — chat"
+    assert headings[1] == "## #2 Pete \\*\\*\\[GM\\]\\*\\* — chat"
