@@ -1,5 +1,5 @@
-"""In chromium: the GM's chat line carries the GM badge and a player's never does; the
-table page is never stored; logging out clears what the browser kept, and the same
+"""In chromium, on a phone: the GM's chat line carries the GM badge (axe finds nothing
+serious on the page) and a player's never does; the table page is never stored; logging out clears what the browser kept, and the same
 browser logs in again (its CSRF cookie kept) and is back at the table."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .axe import describe, install_axe, serious_violations
 from .conftest import PASSWORD, log_in, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +43,8 @@ def _say(page, text: str) -> None:
 def test_the_gm_badge_and_a_clean_log_out(chromium, daphne_server, campaign):
     url = f"{daphne_server.url}/c/{campaign['id']}/table/"
     gm = log_in(chromium, daphne_server, "gm")
-    alice = log_in(chromium, daphne_server, "alice")
+    alice = log_in(chromium, daphne_server, "alice", viewport=(390, 844))  # a phone
+    install_axe(alice)
     answers = {}
     alice.on("response", lambda r: answers.setdefault(r.url.split("?")[0], r.all_headers()))
     for page in (gm, alice):
@@ -56,6 +58,8 @@ def test_the_gm_badge_and_a_clean_log_out(chromium, daphne_server, campaign):
     expect(cards).to_have_count(2)
     expect(cards.nth(1).locator(".role-badge")).to_have_text("GM")  # the log is newest first
     expect(cards.nth(0).locator(".role-badge")).to_have_count(0)
+    violations = serious_violations(alice)
+    assert not violations, describe({"player table with the GM's line": violations})
 
     alice.get_by_role("button", name="Log out").click()
     alice.wait_for_url(lambda address: "/c/" not in address)
