@@ -4,14 +4,47 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from . import ratelimit
 from .models import User
+from .text import ROLE_NAME_REFUSED, ShownTextField, imitates_a_role
 
 TOO_MANY_LOGINS = "Too many failed log-ins. Try again in {wait}."
 
 
-class SignupForm(UserCreationForm):
+USERNAME_IS_A_ROLE = (
+    "A username cannot look like a role (“GM”, “Admin”, “Narrator”…): the table shows it "
+    "when there is no display name. Choose another one."
+)
+NEEDS_A_DISPLAY_NAME = (
+    "Your username reads like a role, and the table shows it when there is no display "
+    "name: choose a display name."
+)
+
+
+class DisplayNameChecks:
+    """A display name others read: hidden characters taken out (accounts.text), and
+    refused when it would pass for a role; left empty, the username is shown instead, so
+    then it is the username that must not. Every form that sets one uses this."""
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data.get("display_name", "")
+        if name and imitates_a_role(name):
+            raise forms.ValidationError(ROLE_NAME_REFUSED, code="role_name")
+        username = self.cleaned_data.get("username") or getattr(self.instance, "username", "")
+        if not name and username and imitates_a_role(username):
+            raise forms.ValidationError(NEEDS_A_DISPLAY_NAME, code="role_name")
+        return name
+
+
+class SignupForm(DisplayNameChecks, UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "display_name")
+        field_classes = {**UserCreationForm.Meta.field_classes, "display_name": ShownTextField}
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if imitates_a_role(username):
+            raise forms.ValidationError(USERNAME_IS_A_ROLE, code="role_name")
+        return username
 
 
 class ThrottledLogin:
@@ -68,7 +101,8 @@ class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
     """The admin's log-in form, counted with the site's."""
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(DisplayNameChecks, forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name",)
+        field_classes = {"display_name": ShownTextField}

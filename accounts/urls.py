@@ -6,7 +6,7 @@ from . import views
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path(
         "password/",
         auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),

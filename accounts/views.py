@@ -10,6 +10,7 @@ from . import arrival, ratelimit
 from .forms import LoginForm, ProfileForm, SignupForm
 
 TOO_MANY_SIGNUPS = "Too many sign-ups from your network. Try again in {wait}."
+CLEAR_SITE_DATA = '"cache", "storage"'
 
 
 def refuse_when_locked(response: HttpResponse) -> HttpResponse:
@@ -45,6 +46,17 @@ class LoginView(auth_views.LoginView):
         response = super().form_valid(form)
         landing = arrival.arrive(self.request, self.get_redirect_url())
         return redirect(landing) if landing else response
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, and the browser told to forget what it kept of the pages (its
+    cache, and the site's storage: a shared device keeps no whisper once someone logs
+    out). Cookies are left alone: the CSRF cookie serves the next log-in."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = CLEAR_SITE_DATA
+        return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:

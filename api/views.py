@@ -32,7 +32,8 @@ OVERLAY_MOST = 20
 
 
 def private(response: HttpResponse) -> HttpResponse:
-    """Never kept by a cache: the page shows a secret once, or what a key opens."""
+    """Never kept by a cache: what a key opens, to someone who is not signed in (pages
+    answered to a signed-in member are made private by rollcall.middleware)."""
     patch_cache_control(response, private=True, no_store=True)
     return response
 
@@ -57,7 +58,7 @@ def _tokens_page(
         "api_base": request.build_absolute_uri(endpoints.PREFIX),
         "rate": access.token_limit(),
     }
-    return private(render(request, "api/tokens.html", context))
+    return render(request, "api/tokens.html", context)  # shows a secret once: never stored
 
 
 @login_required

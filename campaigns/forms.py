@@ -1,5 +1,7 @@
 from django import forms
 
+from accounts.text import ShownTextField
+
 from .models import Campaign, Invite, Role, Scene
 
 
@@ -9,6 +11,7 @@ class CampaignForm(forms.ModelForm):
         fields = ("name", "description", "system")
         labels = {"system": "Game system"}
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+        field_classes = {"name": ShownTextField, "description": ShownTextField}
 
 
 class CampaignEditForm(forms.ModelForm):
@@ -18,6 +21,7 @@ class CampaignEditForm(forms.ModelForm):
         model = Campaign
         fields = ("name", "description")
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+        field_classes = {"name": ShownTextField, "description": ShownTextField}
 
 
 class SceneForm(forms.ModelForm):
@@ -25,6 +29,7 @@ class SceneForm(forms.ModelForm):
         model = Scene
         fields = ("title", "description")
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        field_classes = {"title": ShownTextField, "description": ShownTextField}
 
 
 class RoleForm(forms.Form):

@@ -316,15 +316,21 @@ def event_embeds(event: TableEvent, audience: str, *, resent: bool = False) -> l
     return embeds
 
 
+GM_MARK = "**[GM]** "
+
+
 def plain_content(event: TableEvent, audience: str) -> str:
-    """A plain message for kinds in PLAIN_KINDS: "<who>: <text>", or the sealed headline."""
+    """A plain message for kinds in PLAIN_KINDS: "<who>: <text>", or the sealed headline.
+    A GM's line starts with GM_MARK, from the speaker's role: it stands outside the name,
+    which is escaped, so no display name can draw it."""
     data = gate.event_data(event, audience)
     if data["kind"] == "sealed":
         return plain(data["headline"])
     outcome = data["outcome"]
     text = outcome.get("text") or outcome.get("headline") or ""
     who = data.get("character") or data.get("actor") or ""
-    return f"**{plain(who)}:** {plain(text)}" if who else plain(text)
+    mark = GM_MARK if outcome.get("role") == "gm" else ""
+    return f"{mark}**{plain(who)}:** {plain(text)}" if who else mark + plain(text)
 
 
 def _linked(embeds: list[dict], event: TableEvent) -> list[dict]:

@@ -7,6 +7,8 @@ any view sees them: forms already refuse them, but views that read a parameter
 directly would pass one to PostgreSQL, which rejects it with an error instead of a
 clear message. The API under /api/ refuses them itself, as the JSON problem its
 clients read (api/problems.py), and never reads a request body.
+
+PrivateAnswersMiddleware: see its docstring.
 """
 
 import logging
@@ -91,3 +93,35 @@ class HtmxLoginRedirectMiddleware:
         redirect = HttpResponse(status=401)
         redirect["HX-Redirect"] = redirect_to_login(next_path, login_url)["Location"]
         return redirect
+
+
+PRIVATE = "private, no-store"
+
+
+class PrivateAnswersMiddleware:
+    """Whatever is answered to someone signed in (or to an API token) is never stored:
+    not by a shared cache, not on the device's disk, where a whisper or a secret roll
+    would outlive the log-out. One place for every page, htmx fragment, export and API
+    answer; a view's own caching (a portrait's ETag) still works by revalidation.
+
+    Static files never get here (WhiteNoise answers them first), and public pages seen
+    signed out keep the caching they had. After AuthenticationMiddleware: "signed in" is
+    checked before the view (a log-out's answer too) and after it (a log-in's)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        named = _names_someone(request)
+        response = self.get_response(request)
+        if named or _names_someone(request):
+            response["Cache-Control"] = PRIVATE
+            if "Expires" in response:
+                del response["Expires"]
+        return response
+
+
+def _names_someone(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    signed_in = user is not None and user.is_authenticated
+    return signed_in or bool(request.headers.get("Authorization"))  # an API token

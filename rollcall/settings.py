@@ -112,6 +112,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "rollcall.middleware.HtmxLoginRedirectMiddleware",
     "rollcall.middleware.RejectNulCharactersMiddleware",
+    "rollcall.middleware.PrivateAnswersMiddleware",
 ]
 
 ROOT_URLCONF = "rollcall.urls"
@@ -311,6 +312,11 @@ TABLE_SOCKET_OPENS = env_int("TABLE_SOCKET_OPENS", 12)  # per session per TABLE_
 # the sheets, so one member cannot bloat everyone's. GMs keep the GM characters. 0: no limit.
 SHEETS_PER_PLAYER = env_int("SHEETS_PER_PLAYER", 8)
 SHEETS_PER_GM = env_int("SHEETS_PER_GM", 60)
+
+# Portraits (sheets/portraits.py): uploads decoded at once in one process, and the
+# seconds an upload waits for its turn before it is told the server is busy.
+PORTRAIT_DECODES = env_int("PORTRAIT_DECODES", 2)
+PORTRAIT_DECODE_WAIT = env_int("PORTRAIT_DECODE_WAIT", 5)
 
 # --- Log-in and sign-up throttling (accounts/ratelimit.py, docs/reliability.md) -------
 # Counted in the default cache above: process memory when embedded, Redis with

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from accounts.text import shown_text
 from rules.kit.dice import parse_die_spec
 from rules.kit.dice import step_down as dice_step_down
 from rules.kit.dice import step_up as dice_step_up
@@ -156,12 +157,15 @@ def _sentence(text: str) -> str:
 
 
 def clean_name(value: object, *, what: str = "name") -> str:
-    """1–80 characters of text; runs of whitespace become one space."""
+    """1–80 characters of text; runs of whitespace become one space; control characters
+    refused, and the other hidden ones (direction overrides, zero-width spaces: see
+    accounts.text.shown_text) taken out."""
     if not isinstance(value, str):
         raise FieldError(f"The {what} must be text.")
     name = " ".join(value.split())
     if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in name):
         raise FieldError(f"The {what} contains characters that cannot be shown.")
+    name = " ".join(shown_text(name).split())
     if not name:
         raise FieldError(f"Give it a {what} (1 to {MAX_NAME} characters).")
     if len(name) > MAX_NAME:
@@ -174,9 +178,9 @@ def clean_notes(value: object, limit: int = MAX_TRAIT_NOTES) -> str:
         return ""
     if not isinstance(value, str):
         raise FieldError("Notes must be text.")
-    text = value.replace("\r\n", "\n").strip()
-    if "\x00" in text or any(unicodedata.category(ch) == "Cs" for ch in text):
+    if "\x00" in value or any(unicodedata.category(ch) == "Cs" for ch in value):
         raise FieldError("The notes contain characters that cannot be shown.")
+    text = shown_text(value.replace("\r\n", "\n")).strip()
     if len(text) > limit:
         raise FieldError(f"Notes are at most {limit} characters (these have {len(text)}).")
     return text

@@ -727,7 +727,7 @@ def chat_in(
             sheet=sheet,
             scene=_running_scene(head),
             request={"mode": mode, "text": text},
-            outcome={"headline": line, "text": text},
+            outcome={"headline": line, "text": text, "role": membership.role},
             visibility=Visibility.WHISPER if mode == "whisper" else Visibility.PUBLIC,
         )
 

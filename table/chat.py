@@ -27,6 +27,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from accounts.text import shown_text
 from rules.kit.table import norm
 from rules.kit.ui import whole_number
 
@@ -60,11 +61,12 @@ def speaker(data) -> tuple[str, int | None]:
 
 
 def clean_text(text: object) -> str:
-    """The line as it is logged: trimmed, never empty, at most MAX_TEXT characters (it is
-    HTML-escaped wherever it is shown)."""
+    """The line as it is logged: without hidden characters (accounts.text.shown_text: no
+    control codes or direction overrides reach the others' cards or the export), trimmed,
+    never empty, at most MAX_TEXT characters (it is HTML-escaped wherever it is shown)."""
     if not isinstance(text, str):
         raise ActionError("Write something to say.")
-    text = text.strip()
+    text = shown_text(text).strip()
     if not text:
         raise ActionError("Write something to say: the line is empty.")
     if len(text) > MAX_TEXT:

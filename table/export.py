@@ -241,7 +241,9 @@ def to_markdown(data: dict[str, Any]) -> str:
         mark = "" if event["visibility"] == "public" else f" *({event['visibility']})*"
         void = " ~~voided~~" if event["voided"] else ""
         headline = event["outcome"].get("headline", "")
-        lines.append(f"## #{event['seq']} {_md(who)} — {_md(what)}{mark}{void}")
+        said_by_gm = event["kind"] == Kind.CHAT and event["outcome"].get("role") == "gm"
+        gm = " **\\[GM\\]**" if said_by_gm else ""  # from the role: the name is escaped
+        lines.append(f"## #{event['seq']} {_md(who)}{gm} — {_md(what)}{mark}{void}")
         lines.append("")
         lines.append(f"**{_md(headline)}**")
         lines.append("")

@@ -11,7 +11,6 @@ import datetime as dt
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils.cache import patch_cache_control
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
@@ -30,14 +29,7 @@ def _respond(data: dict, fmt: str, name: str) -> HttpResponse:
     body = to_markdown(data) if fmt == "md" else to_json(data)
     response = HttpResponse(body, content_type=FORMATS[fmt])
     response["Content-Disposition"] = f'attachment; filename="{slugify(name) or "log"}.{fmt}"'
-    return private(response)
-
-
-def private(response: HttpResponse) -> HttpResponse:
-    """Never stored by a shared cache or left on disk: an export holds what this member
-    may see (a GM's, secret rolls too), and their next download must be fresh."""
-    patch_cache_control(response, private=True, no_store=True)
-    return response
+    return response  # never stored: rollcall.middleware.PrivateAnswersMiddleware
 
 
 @login_required
@@ -85,14 +77,12 @@ def verify_view(request: HttpRequest, campaign_id: int) -> JsonResponse:
         raise Http404("No such campaign")
     campaign, _ = get_campaign_for_gm(request.user, campaign_id)
     verdict = verify(campaign)
-    return private(
-        JsonResponse(
-            {
-                "ok": verdict.ok,
-                "checked": verdict.checked,
-                "first_bad_seq": verdict.first_bad_seq,
-                "problem": verdict.problem,
-                "text": str(verdict),
-            }
-        )
+    return JsonResponse(
+        {
+            "ok": verdict.ok,
+            "checked": verdict.checked,
+            "first_bad_seq": verdict.first_bad_seq,
+            "problem": verdict.problem,
+            "text": str(verdict),
+        }
     )

@@ -34,12 +34,14 @@ def _etag(sheet: Sheet) -> str:
 
 def _as_image(response: HttpResponse, filename: str, etag: str) -> HttpResponse:
     # Shown as an image only: never sniffed as another type, never run as a document
-    # (an SVG opened on its own gets no script and no origin), cached per user, revalidated.
+    # (an SVG opened on its own gets no script and no origin), never kept on the device
+    # (a hidden character's face is the GM's secret; rollcall.middleware says the same of
+    # every signed-in answer); the ETag spares the bytes to a client that asks again.
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
     response["Cross-Origin-Resource-Policy"] = "same-origin"
-    response["Cache-Control"] = "private, no-cache"
+    response["Cache-Control"] = "private, no-store"
     response["ETag"] = etag
     return response
 

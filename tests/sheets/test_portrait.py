@@ -6,15 +6,25 @@ initials when there is none."""
 
 from __future__ import annotations
 
+import functools
 import io
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 from django.urls import reverse
 from PIL import Image, PngImagePlugin
 
+from sheets import portraits
 from sheets.models import Sheet, SheetPortrait
-from sheets.portraits import MAX_BYTES, PortraitError, initials, normalise
+from sheets.portraits import (
+    DECODE_BUDGET,
+    MAX_BYTES,
+    PortraitError,
+    decode_cost,
+    initials,
+    normalise,
+)
 from sheets.services import add_trait, create_sheet
 from table import actions
 from table.rendering import render_event_html
@@ -154,6 +164,75 @@ def test_a_decompression_bomb_is_refused_before_it_is_decoded():
         normalise(bomb)
 
 
+@functools.cache
+def png_of(width: int, height: int, depth: int, colour_type: int, channels: int) -> bytes:
+    """A PNG written by hand, rows of zeros (Pillow writes no 16-bit colour PNG)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = struct.pack(">I", zlib.crc32(kind + body))
+        return struct.pack(">I", len(body)) + kind + body + crc
+
+    header = struct.pack(">IIBBBBB", width, height, depth, colour_type, 0, 0, 0)
+    row = b"\x00" * (1 + width * channels * depth // 8)
+    packer = zlib.compressobj(9)
+    body = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+    )
+
+
+def test_a_small_file_of_costly_pixels_is_refused_before_it_is_decoded():
+    """121 KB of 4000×4000 16-bit RGBA: inside 2 MB and 16 megapixels, but more memory to
+    decode than a portrait may take. The refusal says how much, and what to do."""
+    costly = png_of(4000, 4000, 16, 6, 4)
+    assert len(costly) < MAX_BYTES
+    with pytest.raises(PortraitError) as refusal:
+        normalise(costly)
+    words = str(refusal.value)
+    assert "too large to read" in words and "MB of memory" in words
+    assert "Make it smaller" in words and "JPEG" in words
+    assert decode_cost("PNG", "RGBA", (4000, 4000)) > DECODE_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("data", "size"),
+    [
+        (png_of(2000, 2000, 16, 6, 4), (256, 256)),  # 16-bit colour, 4 megapixels
+        (picture("PNG", (1200, 900), mode="I;16", colour=40000), (256, 256)),  # 16-bit grey
+        (picture("PNG", (1800, 1400), mode="P", colour=3), (256, 256)),  # a palette
+        (picture("JPEG", (5600, 2800)), (256, 256)),  # a big photo, read scaled down
+    ],
+    ids=["16-bit colour", "16-bit grey", "palette", "big JPEG"],
+)
+def test_pictures_within_the_budget_are_kept(data, size):
+    assert decoded(normalise(data)).size == size
+
+
+def hold_every_turn() -> int:
+    """Take every decoding turn the process has; how many there were."""
+    held = 0
+    while portraits.decode_turns.acquire(blocking=False):
+        held += 1
+    return held
+
+
+def give_back(held: int) -> None:
+    for _ in range(held):
+        portraits.decode_turns.release()
+
+
+def test_a_refused_upload_gives_its_turn_back(settings):
+    settings.PORTRAIT_DECODE_WAIT = 0
+    for data in (truncated_png(), huge_png(), png_of(4000, 4000, 16, 6, 4), picture("GIF")):
+        with pytest.raises(PortraitError):
+            normalise(data)
+    held = hold_every_turn()
+    give_back(held)
+    assert held == settings.PORTRAIT_DECODES
+
+
 def test_initials():
     assert initials("Malcolm Reynolds") == "MR"
     assert initials("Kaylee") == "K"
@@ -215,6 +294,25 @@ def test_the_owner_uploads_and_every_member_sees_it(client_for, player, observer
     page = client.get(pc.get_absolute_url()).content.decode()
     assert "Portrait saved." in page and "Remove portrait" in page
     assert "/portrait/?v=1" in page
+
+
+@pytest.mark.django_db
+def test_while_every_turn_is_taken_an_upload_is_told_to_try_again(client_for, player, sheets):
+    """Uploads decoded at once are bounded per process: one that finds no free turn
+    within PORTRAIT_DECODE_WAIT is refused with "busy, try again", and changes nothing."""
+    pc, client = sheets["pc"], client_for(player)
+    held = hold_every_turn()
+    try:
+        with override_settings(PORTRAIT_DECODE_WAIT=0):
+            answer = _upload(client, pc, picture("PNG"))
+    finally:
+        give_back(held)
+    assert held >= 1
+    page = client.get(answer["Location"]).content.decode()
+    assert "Portrait not saved: The server is busy reading other portraits: try again" in page
+    assert not SheetPortrait.objects.filter(sheet=pc).exists()
+    assert _upload(client, pc, picture("PNG")).status_code == 302
+    assert SheetPortrait.objects.filter(sheet=pc).exists()
 
 
 @pytest.mark.django_db
