@@ -462,7 +462,7 @@ STREAM_DOC = {
                 "text/event-stream": {"schema": {"$ref": "#/components/schemas/StreamMessage"}}
             },
             "headers": {
-                "Cache-Control": {"schema": {"type": "string", "const": "no-cache, no-store"}},
+                "Cache-Control": {"schema": {"type": "string", "const": "private, no-store"}},
                 "X-Accel-Buffering": {"schema": {"type": "string", "const": "no"}},
             },
         },

@@ -101,7 +101,7 @@ async def pushed(campaign_id: int, audience: str, step: Step) -> AsyncIterator[s
 
 def response(chunks: AsyncIterator[str]) -> StreamingHttpResponse:
     answer = StreamingHttpResponse(chunks, content_type="text/event-stream; charset=utf-8")
-    answer["Cache-Control"] = "no-cache, no-store"
+    answer["Cache-Control"] = "private, no-store"
     # nginx: pass each event on at once (docs/integrations.md)
     answer["X-Accel-Buffering"] = "no"
     return answer

@@ -151,12 +151,14 @@ async def replayed(t, user) -> str:
 def broadcast_to(t, user) -> str:
     """What the member's open sockets were sent live (TableConsumer.push's filter)."""
     audience = GM if user == t.gm else PLAYERS
-    kept = [
-        m.get("html", "")
-        for to, m in t.sent
-        if to == audience and m.get("for_user", user.pk) == user.pk
-        and m.get("user", user.pk) == user.pk
-    ]  # fmt: skip
+    kept = []
+    for to, m in t.sent:
+        if to != audience or m.get("user", user.pk) != user.pk:
+            continue
+        if m.get("author") == user.pk and "author_html" in m:
+            kept.append(m["author_html"])  # their own whisper, whole
+        else:
+            kept.append(m.get("html", ""))
     return "".join(kept)
 
 
