@@ -9,8 +9,18 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 SERVICE_VARS = ("DATABASE_URL", "REDIS_URL")
+
+# Property tests check what every example gives, never how fast: no per-example deadline
+# and no "too slow" health check, which would fail on a busy machine (an explicit
+# suppress_health_check list replaces this one, so it names too_slow as well).
+hypothesis_settings.register_profile(
+    "rollcall", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("rollcall")
 AXE_SOURCE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 

@@ -122,7 +122,7 @@ def served():
     log = (directory / "daphne.log").open("wb")
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     try:
-        wait_for_port(port, process, timeout=30)
+        wait_for_port(port, process, timeout=120)
         yield Served(port, directory)
     finally:
         stop(process)

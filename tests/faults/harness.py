@@ -124,7 +124,7 @@ class Cluster:
         process = start_daphne(port, env, str(self.log_path(name)), str(ROOT))
         self.daphnes[name] = (port, process)
         try:
-            wait_for_port(port, process, timeout=60)
+            wait_for_port(port, process, timeout=120)
         except RuntimeError as error:
             raise RuntimeError(f"{error}\n{self.logs()}") from error
         return port

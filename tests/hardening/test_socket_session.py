@@ -262,7 +262,7 @@ def daphne(tmp_path):
     root = Path(__file__).resolve().parents[2]
     process = start_daphne(port, env, str(tmp_path / "daphne.log"), str(root))
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, process, timeout=120)
         yield port
     finally:
         stop(process)

@@ -101,7 +101,7 @@ def two_daphnes():
     processes = [start_daphne(port, env, os.devnull, str(ROOT)) for port in ports]
     try:
         for port, process in zip(ports, processes, strict=True):
-            wait_for_port(port, process)
+            wait_for_port(port, process, timeout=120)
         yield ports
     finally:
         for process in processes:

@@ -22,7 +22,7 @@ from sheets.models import Counter, Trait
 from table import broadcast, consumers, limits
 from table.models import TableEvent
 
-from .sockets import closed_with, messages, open_socket, send, seqs, session_cookie
+from .sockets import HANG_GUARD, closed_with, messages, open_socket, send, seqs, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -246,7 +246,7 @@ async def test_the_budget_comes_back_as_its_window_slides(t, faces, settings, mo
         """Roll: True when its card comes, False when refused as too fast."""
         await send(comm, roll(t.pc))
         while True:
-            text = await comm.receive_from(timeout=3)
+            text = await comm.receive_from(timeout=HANG_GUARD)
             if 'data-code="rate_limited"' in text:
                 return False
             if seqs([text]):
