@@ -139,7 +139,7 @@ def daphne_server():
     SERVERS.append(server)
     try:
         server.seed(USERS_SCRIPT, PASSWORD, *(f"{u}={d}" for u, d in USERS.items()))
-        _wait_until_serving(proc, server.url, log, seconds=30)
+        _wait_until_serving(proc, server.url, log, seconds=120)
         yield server
     finally:
         proc.terminate()

@@ -71,7 +71,7 @@ class RestartableServer(LiveServer):
                 cwd=ROOT, env=self.env, stdout=out, stderr=err, pass_fds=(listener.fileno(),),
             )  # fmt: skip
         listener.close()
-        _wait_until_serving(self.process, self.url, self.log, seconds=30)
+        _wait_until_serving(self.process, self.url, self.log, seconds=120)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
