@@ -48,6 +48,29 @@ def pytest_configure(config):
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     override_settings(STORAGES=storages).enable()
+    _communicators_wait_long()
+
+
+COMMUNICATOR_TIMEOUT = 30.0
+
+
+def _communicators_wait_long() -> None:
+    """channels' test communicator gives a handshake, a message or the application's end
+    1 s by default and then fails: a machine busy with other work can take longer. What
+    must come is waited for up to COMMUNICATOR_TIMEOUT, a hang guard; what must not come
+    is still checked with receive_nothing's own short wait."""
+    from asgiref.testing import ApplicationCommunicator
+    from channels.testing import WebsocketCommunicator
+
+    for method in (
+        WebsocketCommunicator.connect,
+        WebsocketCommunicator.receive_from,
+        WebsocketCommunicator.receive_json_from,
+        ApplicationCommunicator.receive_output,
+        ApplicationCommunicator.wait,
+    ):
+        method.__defaults__ = (COMMUNICATOR_TIMEOUT,)
+    WebsocketCommunicator.disconnect.__defaults__ = (1000, COMMUNICATOR_TIMEOUT)
 
 
 def pytest_sessionstart(session):

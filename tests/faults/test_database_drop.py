@@ -64,7 +64,7 @@ class Proxy:
         ready = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
         self.thread.start()
-        ready.wait(10)
+        ready.wait(HANG_GUARD)
 
     def _run(self, ready: threading.Event) -> None:
         asyncio.set_event_loop(self.loop)
