@@ -151,7 +151,6 @@ def run(workdir: Path) -> dict:
 
 
 @pytest.mark.services
-@pytest.mark.timeout(180)
 def test_a_socket_opened_on_one_process_closes_the_users_oldest_on_the_other(tmp_path):
     from table.consumers import CLOSE_REPLACED, REPLACED_TEXT
 
