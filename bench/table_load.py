@@ -127,10 +127,11 @@ SERVERS = {
 
 
 def start_daphne(
-    db: Path, port: int, log: Path, server: str = "daphne", services: dict[str, str] | None = None
-) -> subprocess.Popen:
+    db: Path, port: int, log: Path, server: str = "daphne", services: dict[str, str] | None = None,
+    options: tuple[str, ...] = (),
+) -> subprocess.Popen:  # fmt: skip
     """The server on `port`, on the SQLite database `db`, or on `services` (DATABASE_URL
-    and REDIS_URL) when given."""
+    and REDIS_URL) when given; `options` go on the server's command line."""
     env = {
         **os.environ,
         "SQLITE_PATH": str(db),
@@ -150,7 +151,7 @@ def start_daphne(
     if os.environ.get("BENCH_DAPHNE"):  # e.g. a profiling wrapper
         command[0] = os.environ["BENCH_DAPHNE"]
     return subprocess.Popen(
-        [*command, "rollcall.asgi:application"],
+        [*command, *options, "rollcall.asgi:application"],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),

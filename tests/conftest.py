@@ -9,8 +9,18 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 SERVICE_VARS = ("DATABASE_URL", "REDIS_URL")
+
+# Property tests check what every example gives, never how fast: no per-example deadline
+# and no "too slow" health check, which would fail on a busy machine (an explicit
+# suppress_health_check list replaces this one, so it names too_slow as well).
+hypothesis_settings.register_profile(
+    "rollcall", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("rollcall")
 AXE_SOURCE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 
 
@@ -38,6 +48,29 @@ def pytest_configure(config):
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     override_settings(STORAGES=storages).enable()
+    _communicators_wait_long()
+
+
+COMMUNICATOR_TIMEOUT = 30.0
+
+
+def _communicators_wait_long() -> None:
+    """channels' test communicator gives a handshake, a message or the application's end
+    1 s by default and then fails: a machine busy with other work can take longer. What
+    must come is waited for up to COMMUNICATOR_TIMEOUT, a hang guard; what must not come
+    is still checked with receive_nothing's own short wait."""
+    from asgiref.testing import ApplicationCommunicator
+    from channels.testing import WebsocketCommunicator
+
+    for method in (
+        WebsocketCommunicator.connect,
+        WebsocketCommunicator.receive_from,
+        WebsocketCommunicator.receive_json_from,
+        ApplicationCommunicator.receive_output,
+        ApplicationCommunicator.wait,
+    ):
+        method.__defaults__ = (COMMUNICATOR_TIMEOUT,)
+    WebsocketCommunicator.disconnect.__defaults__ = (1000, COMMUNICATOR_TIMEOUT)
 
 
 def pytest_sessionstart(session):

@@ -56,7 +56,7 @@ class Served:
 
     def request(self, method: str, path: str, *, host: str | None = None, headers=None,
                 body: bytes | None = None) -> Answer:  # fmt: skip
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         try:
             connection.putrequest(method, path, skip_host=True)
             connection.putheader("Host", host or self.host)
@@ -125,7 +125,7 @@ def served():
     log = (directory / "daphne.log").open("wb")
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)  # noqa: S603
     try:
-        wait_for_port(port, process, timeout=30)
+        wait_for_port(port, process, timeout=120)
         yield Served(port, directory, "".join(printed))
     finally:
         stop(process)
@@ -258,7 +258,7 @@ def test_the_table_socket_opens_from_its_own_page_only(served):
                 url, origin=origin, additional_headers={"Cookie": f"sessionid={session}"}
             ) as ws:
                 await ws.send('{"type": "ping"}')
-                while 'data-code="pong"' not in await asyncio.wait_for(ws.recv(), 5):
+                while 'data-code="pong"' not in await asyncio.wait_for(ws.recv(), 60):
                     pass
                 return True
         except websockets.InvalidStatus:

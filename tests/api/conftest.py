@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -14,6 +15,7 @@ from api import access
 from campaigns.models import Membership
 from table import rendering
 from tests.table.conftest import faces, other_player, table_for  # noqa: F401 - fixtures
+from tests.table.sockets import HANG_GUARD
 
 
 def token_for(campaign, user, name: str = "bot") -> str:
@@ -64,19 +66,20 @@ class Stream:
         self.chunks = response.streaming_content.__aiter__()
         self.buffer = ""
 
-    async def next(self, timeout: float = 5) -> Message:
+    async def next(self, timeout: float = HANG_GUARD) -> Message:
         while "\n\n" not in self.buffer:
             chunk = await asyncio.wait_for(self.chunks.__anext__(), timeout)
             self.buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         block, _, self.buffer = self.buffer.partition("\n\n")
         return parse(block)
 
-    async def events(self, count: int, timeout: float = 5) -> list[Message]:
+    async def events(self, count: int, timeout: float = HANG_GUARD) -> list[Message]:
         """The next `count` messages with data (events, ends), skipping retry lines and
-        keep-alive comments."""
+        keep-alive comments, within `timeout` seconds in all."""
+        deadline = time.monotonic() + timeout
         out: list[Message] = []
         while len(out) < count:
-            message = await self.next(timeout)
+            message = await self.next(max(deadline - time.monotonic(), 0.001))
             if message.data is not None:
                 out.append(message)
         return out

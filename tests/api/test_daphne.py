@@ -71,14 +71,14 @@ def server(tmp_path_factory):
     port = free_port()
     process = start_daphne(port, env, str(tmp / "daphne.log"), str(ROOT))
     try:
-        wait_for_port(port, process)
+        wait_for_port(port, process, timeout=120)
         yield port, ids, seed
     finally:
         stop(process)
 
 
 def open_stream(port: int, ids: dict, last_event_id: str | None = None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     headers = {"Authorization": f"Bearer {ids['token']}", "Accept": "text/event-stream"}
     if last_event_id is not None:
         headers["Last-Event-ID"] = last_event_id

@@ -6,11 +6,12 @@ is held back at the network, so the race is the same on every run."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import log_in, wait_until
+from .conftest import EXPECT_TIMEOUT_MS, log_in, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -52,9 +53,8 @@ def test_a_number_typed_while_a_click_is_answered_is_kept(chromium, daphne_serve
 
     page.route(re.compile(r"/table/pool/\d+/$"), hold_builder_posts)
     page.locator(f"{builder} label.trait-choice", has_text="Fightin'").click()
-    for _ in range(50):
-        if held:
-            break
+    deadline = time.monotonic() + EXPECT_TIMEOUT_MS / 1000
+    while not held and time.monotonic() < deadline:
         page.wait_for_timeout(20)
     assert held, "the click sent no request"
     target = page.locator(f"{builder} [name=target]")

@@ -71,7 +71,7 @@ class RestartableServer(LiveServer):
                 cwd=ROOT, env=self.env, stdout=out, stderr=err, pass_fds=(listener.fileno(),),
             )  # fmt: skip
         listener.close()
-        _wait_until_serving(self.process, self.url, self.log, seconds=30)
+        _wait_until_serving(self.process, self.url, self.log, seconds=120)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -127,7 +127,7 @@ def test_offline_the_shell_says_so_and_reconnects_by_itself(chromium, server):
         page,
         "() => navigator.serviceWorker.ready.then(r => navigator.serviceWorker.controller"
         " ? r.scope : null)",
-        timeout=20_000,
+        timeout=60_000,
     )
     assert scope == server.url + "/"
 
@@ -140,6 +140,6 @@ def test_offline_the_shell_says_so_and_reconnects_by_itself(chromium, server):
         assert page.locator("#log").count() == 0  # nothing of the table is kept
     finally:
         server.start()
-    expect(page.locator("#log")).to_be_attached(timeout=30_000)  # back, by itself
+    expect(page.locator("#log")).to_be_attached(timeout=60_000)  # back, by itself
     assert page.url == table and page.locator("[data-offline]").count() == 0
     expect(page.locator("#socket-status")).to_have_attribute("data-state", "live")

@@ -401,7 +401,7 @@ def _socket_outage(pages, table, system) -> None:
     assert reads == [], "plain rolls change nothing the panel or a builder shows"
     bob.context.set_offline(False)
     # the socket extension retries with a growing, jittered delay (at most 8 s here)
-    expect(bob.locator("#socket-status")).to_have_attribute("data-state", "live", timeout=20_000)
+    expect(bob.locator("#socket-status")).to_have_attribute("data-state", "live")
     for seq in missed:
         expect(bob.locator(f"#event-{seq}")).to_be_attached()
     assert sorted(_seqs(bob)) == sorted(_seqs(alice))

@@ -21,6 +21,9 @@ import psycopg
 from rollcall.localserver import free_port, start_daphne, start_redis, stop, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every wait polls for a condition; its ceiling only guards against a hang, so it leaves
+# room for a machine busy with other work (two cores shared by many jobs).
+HANG_GUARD = 120.0
 SEQ = re.compile(r'<template hx-swap-oob="afterbegin:#log" data-seq="(\d+)"')
 NOTICE = re.compile(
     r'<div id="table-notice"[^>]*data-kind="(\w+)"(?: data-code="(\w+)")?[^>]*>(.*?)</div>', re.S
@@ -121,7 +124,7 @@ class Cluster:
         process = start_daphne(port, env, str(self.log_path(name)), str(ROOT))
         self.daphnes[name] = (port, process)
         try:
-            wait_for_port(port, process, timeout=60)
+            wait_for_port(port, process, timeout=120)
         except RuntimeError as error:
             raise RuntimeError(f"{error}\n{self.logs()}") from error
         return port
@@ -222,7 +225,7 @@ class Socket:
             f"ws://127.0.0.1:{port}/ws/campaign/{self.cluster.campaign}/{query}",
             origin=f"http://127.0.0.1:{port}",
             additional_headers={"Cookie": self.cluster.cookies[self.user]},
-            open_timeout=20,
+            open_timeout=HANG_GUARD,
             max_queue=None,
         )
         self.port = port
@@ -259,7 +262,7 @@ class Socket:
             return False
         return True
 
-    async def live(self, timeout: float = 20) -> None:
+    async def live(self, timeout: float = HANG_GUARD) -> None:
         """Wait until the socket answers a ping: connected, replayed and live."""
         before = sum(1 for n in self.notices if n[1] == "pong")
         await self.ws.send(json.dumps({"type": "ping"}))
@@ -299,7 +302,9 @@ async def until(condition: Callable[[], bool], timeout: float, why: Callable[[],
         await asyncio.sleep(0.05)
 
 
-async def settled(cluster: Cluster, sockets: list[Socket], timeout: float = 30) -> list[int]:
+async def settled(
+    cluster: Cluster, sockets: list[Socket], timeout: float = HANG_GUARD
+) -> list[int]:
     """Wait until every socket holds exactly the log, and the log has stopped growing
     (rolls sent just before the end are still being answered) for a second; the log."""
     deadline = time.monotonic() + timeout

@@ -21,6 +21,7 @@ import pytest
 from rollcall.localserver import free_port
 
 from .harness import (
+    HANG_GUARD,
     Socket,
     exactly_once_in_order,
     logged_markers,
@@ -63,7 +64,7 @@ class Proxy:
         ready = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
         self.thread.start()
-        ready.wait(10)
+        ready.wait(HANG_GUARD)
 
     def _run(self, ready: threading.Event) -> None:
         asyncio.set_event_loop(self.loop)
@@ -160,7 +161,7 @@ async def answered(socket: Socket, name: str, seen_errors: int) -> str:
     """Wait for the roll's card or an error notice: "made" or "not made"."""
     await until(
         lambda: socket.has_card(name) or errors(socket) > seen_errors,
-        30,
+        HANG_GUARD,
         lambda: f"{socket.label} heard nothing about {name}",
     )
     return "made" if socket.has_card(name) else "not made"
@@ -173,7 +174,7 @@ async def inject(cluster, proxy: Proxy, fault: str) -> int:
         return terminate_backends(cluster)
     fired = len(proxy.fired)
     proxy.arm(fault)
-    await until(lambda: len(proxy.fired) > fired, 30, lambda: f"{fault} never fired")
+    await until(lambda: len(proxy.fired) > fired, HANG_GUARD, lambda: f"{fault} never fired")
     return 0
 
 
@@ -181,7 +182,7 @@ async def rolls_go_on(cluster, events: int) -> None:
     """Between faults: wait until the log holds `events` events."""
     await until(
         lambda: len(cluster.log_seqs()) >= events,
-        30,
+        HANG_GUARD,
         lambda: f"the log stopped at {len(cluster.log_seqs())} events\n{cluster.logs()}",
     )
 
@@ -221,7 +222,7 @@ async def scene(cluster, proxy: Proxy) -> dict:
         terminated += await inject(cluster, proxy, fault)
         await rolls_go_on(cluster, logged + 3)
     faults_over.set()
-    await asyncio.wait_for(asyncio.gather(*playing), 60)
+    await asyncio.wait_for(asyncio.gather(*playing), HANG_GUARD)
 
     everyone = [watcher, *players]
     log = await settled(cluster, everyone)

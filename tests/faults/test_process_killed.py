@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .harness import Socket, exactly_once_in_order, open_live, roll, settled, until
+from .harness import HANG_GUARD, Socket, exactly_once_in_order, open_live, roll, settled, until
 
 USERS = ["gm", "p0", "p1", "p2"]
 
@@ -58,13 +58,17 @@ async def scene(cluster) -> dict:
     def logged() -> int:
         return len(cluster.log_seqs())
 
-    await until(lambda: logged() >= 40, 30, lambda: f"rolls did not get logged\n{cluster.logs()}")
+    await until(
+        lambda: logged() >= 40, HANG_GUARD, lambda: f"rolls did not get logged\n{cluster.logs()}"
+    )
     killed_at = logged()
     cluster.kill("a")
     started = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*followers), 30)
+    await asyncio.wait_for(asyncio.gather(*followers), HANG_GUARD)
     back_after = time.monotonic() - started
-    await until(lambda: logged() >= killed_at + 40, 30, lambda: "rolls stopped after the kill")
+    await until(
+        lambda: logged() >= killed_at + 40, HANG_GUARD, lambda: "rolls stopped after the kill"
+    )
     stop.set()
     await asyncio.gather(*rolling)
 

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from .harness import (
+    HANG_GUARD,
     Socket,
     exactly_once_in_order,
     logged_markers,
@@ -54,7 +55,7 @@ async def scene(cluster) -> dict:
     rolling = [asyncio.create_task(keep_rolling(s, c)) for s, c in rollers]
     await until(
         lambda: logged() >= 20,
-        30,
+        HANG_GUARD,
         lambda: f"rolls not logged: {[s.notices[-3:] for s, _ in rollers]}",
     )
 
@@ -62,7 +63,7 @@ async def scene(cluster) -> dict:
     down_at, logged_at_down = time.monotonic(), logged()
     await until(
         lambda: logged() >= logged_at_down + 15 and time.monotonic() - down_at >= OUTAGE_SECONDS,
-        30,
+        HANG_GUARD,
         lambda: f"rolls stopped being logged while Redis was down\n{cluster.logs()}",
     )
     cluster.start_redis()
@@ -76,9 +77,13 @@ async def scene(cluster) -> dict:
         after = [m for m, when in sent if when > up_at and m.startswith(prefix)]
         return bool(after) and sockets["b", "gm"].has_card(after[0])
 
-    await until(crossed, 30, lambda: f"no live delivery after Redis came back\n{cluster.logs()}")
+    await until(
+        crossed, HANG_GUARD, lambda: f"no live delivery after Redis came back\n{cluster.logs()}"
+    )
     live_again = time.monotonic() - up_at
-    await until(lambda: logged() >= logged_at_up + 15, 30, lambda: "rolls stopped after Redis")
+    await until(
+        lambda: logged() >= logged_at_up + 15, HANG_GUARD, lambda: "rolls stopped after Redis"
+    )
     stop.set()
     await asyncio.gather(*rolling)
 

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import re
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -34,6 +35,7 @@ from hypothesis import strategies as st
 from rollcall.asgi import application
 from table import actions, broadcast, consumers
 from table.models import TableEvent
+from tests.table.sockets import HANG_GUARD
 
 from .world import FIGHTIN, World, diff, snapshot
 
@@ -82,7 +84,7 @@ class Driver:
         await self._settle(comm)
         return comm
 
-    async def _next(self, comm, timeout: float = 5.0) -> dict:
+    async def _next(self, comm, timeout: float = HANG_GUARD) -> dict:
         if comm.future.done():
             comm.future.result()  # the consumer raised: fail with its exception
         return await asyncio.wait_for(comm.output_queue.get(), timeout)
@@ -99,7 +101,8 @@ class Driver:
             if PONG in message.get("text", ""):
                 break
         queue, hub = consumers.action_queue(), broadcast.hub()
-        for _ in range(5000):
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline:
             if not (queue.running or queue.waiting or hub.draining or hub.outbox):
                 break
             await asyncio.sleep(0.001)

@@ -20,6 +20,7 @@ import asyncio
 import html
 import json
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -31,7 +32,7 @@ from campaigns import services
 from table import actions, broadcast, consumers
 from table.models import TableEvent
 from tests.table.conftest import Table, make_sheet
-from tests.table.sockets import open_socket
+from tests.table.sockets import HANG_GUARD, open_socket
 
 from .world import diff, snapshot
 
@@ -322,13 +323,14 @@ async def settle(comm) -> list[str]:
     await comm.send_to(text_data=json.dumps({"type": "ping"}))
     out = []
     while True:
-        message = await asyncio.wait_for(comm.output_queue.get(), 5)
+        message = await asyncio.wait_for(comm.output_queue.get(), HANG_GUARD)
         assert message["type"] == "websocket.send", message
         if PONG in message["text"]:
             break
         out.append(message["text"])
     queue, hub = consumers.action_queue(), broadcast.hub()
-    for _ in range(5000):
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
         if not (queue.running or queue.waiting or hub.draining or hub.outbox):
             break
         await asyncio.sleep(0.001)
@@ -470,7 +472,7 @@ async def test_every_socket_message_for_every_role(make_user, settings, figures)
             if role in MEMBERS:
                 await settle(comm)
             else:
-                closed = await asyncio.wait_for(comm.output_queue.get(), 3)
+                closed = await asyncio.wait_for(comm.output_queue.get(), HANG_GUARD)
                 want = NOT_A_MEMBER if role == "outsider" else NOT_LOGGED_IN
                 assert closed == {"type": "websocket.close", "code": want}, (system, role, closed)
             sockets[(system, role)] = comm

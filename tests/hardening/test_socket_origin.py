@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -15,6 +16,7 @@ from channels.testing import WebsocketCommunicator
 
 from rollcall.asgi import application
 from rollcall.wsorigin import SameOriginOnly
+from table import consumers
 from table.models import TableEvent
 from tests.table.sockets import messages, open_socket, send, session_cookie
 
@@ -204,7 +206,17 @@ async def test_a_foreign_host_header_does_not_make_a_foreign_origin_same_site(me
 # ---------------------------------------------------------------------- the rate limit
 
 
-async def test_the_rate_limit_message_a_player_reads(member, settings):
+@pytest.fixture
+def clock(monkeypatch):
+    """The socket's rate-limit clock (table/consumers.py reads time.monotonic()), held
+    still: how long the machine takes to answer never moves a message out of the
+    window; the test moves it on by hand."""
+    now = [1000.0]
+    monkeypatch.setattr(consumers, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    return now
+
+
+async def test_the_rate_limit_message_a_player_reads(member, settings, clock):
     """The default limit, 20 messages per 10 seconds: the 21st is not run, and the notice
     says so in words, to the sender only; the socket stays open."""
     settings.TABLE_SOCKET_RATE, settings.TABLE_SOCKET_WINDOW = 20, 10
@@ -227,7 +239,7 @@ async def test_the_rate_limit_message_a_player_reads(member, settings):
     await comm.disconnect()
 
 
-async def test_after_the_window_the_socket_works_again(member, settings):
+async def test_after_the_window_the_socket_works_again(member, settings, clock):
     settings.TABLE_SOCKET_RATE, settings.TABLE_SOCKET_WINDOW = 2, 1
     pete, campaign, mal = member
     comm, _, _ = await open_socket(pete, campaign)
@@ -235,7 +247,10 @@ async def test_after_the_window_the_socket_works_again(member, settings):
         await send(comm, {"type": "ping"})
     received = await messages(comm, 3)
     assert "Slow down: at most 2 messages every 1 seconds." in received[2]
-    await asyncio.sleep(1.05)
+    clock[0] += 0.5
+    await send(comm, {"type": "ping"})
+    assert "Slow down" in (await messages(comm, 1))[0]  # still within the window
+    clock[0] += 0.55
     roll = {"type": "act", "action": "roll", "sheet_id": mal.pk, "request": {"pool": [FIGHTIN]}}
     await send(comm, roll)
     assert 'data-seq="1"' in (await messages(comm, 1))[0]

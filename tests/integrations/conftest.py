@@ -15,16 +15,20 @@ from tests.table.conftest import faces, other_player, table_for  # noqa: F401
 
 from .receiver import Receiver
 
+HANG_GUARD = 60.0  # seconds: the ceiling of every wait, only against a hang
+
 
 @pytest.fixture
 def receiver(settings):
-    """Discord, on 127.0.0.1; every wait of the worker scaled down to hundredths."""
+    """Discord, on 127.0.0.1; the worker's pauses scaled down to hundredths. Its request
+    timeout (and so its lease) stays long: a post that takes a while on a busy machine
+    must not be taken for an answer that never came (a test that wants one holds it)."""
     server = Receiver().start()
     settings.DISCORD_TEST_WEBHOOK_BASE = server.base
     settings.DISCORD_BACKOFF_SECONDS = 0.02
     settings.DISCORD_BACKOFF_MAX_SECONDS = 0.1
-    settings.DISCORD_TIMEOUT_SECONDS = 0.5
-    settings.DISCORD_LEASE_SECONDS = 1.0
+    settings.DISCORD_TIMEOUT_SECONDS = HANG_GUARD
+    settings.DISCORD_LEASE_SECONDS = 1.0  # the lease runs for the timeout and a second more
     settings.DISCORD_POLL_SECONDS = 0.05
     yield server
     server.stop()
@@ -52,7 +56,7 @@ def hooks(receiver):
     return make
 
 
-def drain(worker: Worker, until: Callable[[], bool], timeout: float = 15.0) -> None:
+def drain(worker: Worker, until: Callable[[], bool], timeout: float = HANG_GUARD) -> None:
     """Run the worker in this thread until `until()` holds."""
     deadline = time.monotonic() + timeout
     while not until():

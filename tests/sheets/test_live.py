@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from rollcall.asgi import application
 from sheets import services
+from tests.table.sockets import HANG_GUARD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,8 +43,11 @@ async def open_socket(campaign_id: int, session: str) -> WebsocketCommunicator:
     return communicator
 
 
-async def next_sync(communicator: WebsocketCommunicator, needle: str, timeout: float = 2.0) -> str:
-    """The first message containing `needle` (table messages may arrive too)."""
+async def next_sync(
+    communicator: WebsocketCommunicator, needle: str, timeout: float = HANG_GUARD
+) -> str:
+    """The first message containing `needle` (table messages may arrive too); the
+    timeout only guards against a hang."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:

@@ -12,6 +12,9 @@ from django.test import Client
 from rollcall.asgi import application
 
 SEQ = re.compile(r'data-seq="(\d+)"')
+# Seconds to wait for something that must come: only a hang takes this long, so a
+# machine busy with other work is never too slow for a test.
+HANG_GUARD = 30.0
 
 
 @sync_to_async
@@ -37,19 +40,19 @@ async def open_socket(user, campaign, *, last_seq: int | None = 0, origin=b"http
 
 
 async def messages(comm, expect: int = 0, quiet: float = 0.1) -> list[str]:
-    """The next `expect` messages (waiting up to 3 s for each), then everything else that
-    arrives until the socket stays quiet for `quiet` seconds."""
-    got = [await comm.receive_from(timeout=3) for _ in range(expect)]
+    """The next `expect` messages (waiting up to HANG_GUARD for each), then everything
+    else that arrives until the socket stays quiet for `quiet` seconds."""
+    got = [await comm.receive_from(timeout=HANG_GUARD) for _ in range(expect)]
     while not await comm.receive_nothing(timeout=quiet):
         got.append(await comm.receive_from())
     return got
 
 
-async def closed_with(comm, timeout: float = 3.0):
+async def closed_with(comm, timeout: float = HANG_GUARD):
     """The close code the server sent (None if it did not close within `timeout` of quiet).
 
-    The default leaves room for a loaded CI machine; it is only spent when a close
-    that was expected never comes."""
+    The default only guards against a hang: it is spent only when a close that was
+    expected never comes."""
     while not await comm.receive_nothing(timeout=timeout):
         output = await comm.receive_output()
         if output["type"] == "websocket.close":

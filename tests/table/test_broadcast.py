@@ -2,12 +2,15 @@
 predecessors waited for briefly, and the channel-layer path used across processes."""
 
 import asyncio
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from table import broadcast, reading
+
+from .sockets import HANG_GUARD
 
 
 class FakeSocket:
@@ -25,6 +28,14 @@ def msg(seq, after):
 async def settle():
     for _ in range(5):
         await asyncio.sleep(0)
+
+
+async def until(condition) -> None:
+    """Poll `condition`; failing after HANG_GUARD seconds only guards against a hang."""
+    deadline = time.monotonic() + HANG_GUARD
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        await asyncio.sleep(0.01)
 
 
 async def test_out_of_order_messages_are_released_in_order():
@@ -55,7 +66,7 @@ async def gap_held_past_the_hold(monkeypatch, read_log) -> tuple:
     hub.prime(key, 0)
     hub.deliver(key, msg(3, 2))
     hub.deliver(key, msg(2, 1))
-    await asyncio.sleep(0.2)
+    await until(lambda: any(m["seq"] == 3 for m in socket.got))  # released past the hold
     return hub, key, socket
 
 
@@ -109,10 +120,7 @@ async def test_the_channel_layer_path_carries_one_message_per_process(monkeypatc
     assert hub.subscribed == {7}
     await sync_to_async(broadcast.publish)(7, "players", msg(1, 0))
     await sync_to_async(broadcast.send_html)(7, "<p>all</p>")
-    for _ in range(50):
-        if all(len(s.got) == 2 for s in sockets):
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: all(len(s.got) == 2 for s in sockets))
     assert all([m.get("seq") for m in s.got] == [1, None] for s in sockets)
     for socket in sockets:
         hub.leave(socket, (7, "players"))
@@ -149,10 +157,7 @@ async def test_one_layer_message_carries_every_audience_of_a_campaign(monkeypatc
         return items
 
     broadcast.dispatch_here(await sync_to_async(commit_two_events)())
-    for _ in range(50):
-        if len(gm.got) == len(player.got) == 2:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: len(gm.got) == len(player.got) == 2)
     assert groups == ["table.8"]
     assert [m["html"] for m in gm.got] == ["gm 1", "gm 2"]
     assert [m["html"] for m in player.got] == ["1", "2"]

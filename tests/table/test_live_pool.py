@@ -16,7 +16,7 @@ from table import actions as table_actions
 from table import live_pool
 from table.models import TableEvent
 
-from .sockets import messages, open_socket
+from .sockets import HANG_GUARD, messages, open_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -52,10 +52,10 @@ def niska_winged(t) -> str:
 
 
 async def received(comm, wanted: str) -> list[str]:
-    """Messages until one holds `wanted` (3 s of silence fails)."""
+    """Messages until one holds `wanted` (HANG_GUARD seconds of silence fails)."""
     got: list[str] = []
     while not any(wanted in m for m in got):
-        assert not await comm.receive_nothing(timeout=3), got
+        assert not await comm.receive_nothing(timeout=HANG_GUARD), got
         got.append(await comm.receive_from())
     return got
 

@@ -22,6 +22,8 @@ from sheets.models import Counter
 from table.actions import ActionError, perform
 from table.export import verify
 
+from .sockets import HANG_GUARD
+
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +103,7 @@ def two_daphnes():
     processes = [start_daphne(port, env, os.devnull, str(ROOT)) for port in ports]
     try:
         for port, process in zip(ports, processes, strict=True):
-            wait_for_port(port, process)
+            wait_for_port(port, process, timeout=120)
         yield ports
     finally:
         for process in processes:
@@ -131,7 +133,7 @@ def test_two_daphne_processes_deliver_every_roll_in_the_same_order(table_for, tw
     async def collect(ws, count: int) -> list[int]:
         seen: list[int] = []
         while len(seen) < count:
-            text = await asyncio.wait_for(ws.recv(), 10)
+            text = await asyncio.wait_for(ws.recv(), HANG_GUARD)
             seen += [int(s) for s in SEQ.findall(text)]
         return seen
 
@@ -139,7 +141,10 @@ def test_two_daphne_processes_deliver_every_roll_in_the_same_order(table_for, tw
         a = await client(two_daphnes[0], player_cookie)
         b = await client(two_daphnes[1], player_cookie)
         gm = await client(two_daphnes[1], gm_cookie)
-        await asyncio.sleep(0.3)  # both processes have subscribed to the campaign
+        for ws in (a, b, gm):  # a ping is answered once the socket has joined: both
+            await ws.send(json.dumps({"type": "ping"}))  # processes have subscribed
+            while 'data-code="pong"' not in await asyncio.wait_for(ws.recv(), HANG_GUARD):
+                pass
         pool_player = {"pool": [{"die": "d10", "trait": "Fightin'", "group": "stylins"}]}
         pool_gm = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"}]}
         sends = []

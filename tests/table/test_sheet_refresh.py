@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from table import actions
 
 from .page_fixtures import fresh_cards  # noqa: F401  (cards are cached by pk; pks are reused)
-from .sockets import messages, open_socket
+from .sockets import HANG_GUARD, messages, open_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +93,7 @@ async def test_a_gift_reaches_another_members_open_socket(table_for):
         wanted = {f"#counter-{t.pc.pk}-plot_points", "GM gave Mal 1 plot point"}
         got = []
         while wanted - {w for w in wanted for m in got if w in m}:
-            assert not await comm.receive_nothing(timeout=3), got  # 3 s of silence: fail
+            assert not await comm.receive_nothing(timeout=HANG_GUARD), got  # silence: fail
             got.append(await comm.receive_from())
     finally:
         await comm.disconnect()

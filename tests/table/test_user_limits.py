@@ -22,7 +22,7 @@ from sheets.models import Counter, Trait
 from table import broadcast, consumers, limits
 from table.models import TableEvent
 
-from .sockets import closed_with, messages, open_socket, send, seqs, session_cookie
+from .sockets import HANG_GUARD, closed_with, messages, open_socket, send, seqs, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,7 +48,7 @@ def roll(sheet, goal: str = "") -> dict:
     return {"type": "act", "action": "roll", "request": request, "sheet_id": sheet.pk}
 
 
-async def outputs_until_pong(comm, timeout: float = 3.0) -> list[dict]:
+async def outputs_until_pong(comm, timeout: float = HANG_GUARD) -> list[dict]:
     """Ping, then everything the socket sends up to the pong (the socket is open and has
     handled every message sent before the ping)."""
     await send(comm, {"type": "ping"})
@@ -68,7 +68,7 @@ async def live_socket(user, campaign):
     return comm
 
 
-async def close_output(comm, timeout: float = 3.0) -> tuple[list[str], dict | None]:
+async def close_output(comm, timeout: float = HANG_GUARD) -> tuple[list[str], dict | None]:
     """The texts a socket gets, then its close frame (None if it never closes)."""
     texts = []
     while not await comm.receive_nothing(timeout=timeout):
@@ -246,7 +246,7 @@ async def test_the_budget_comes_back_as_its_window_slides(t, faces, settings, mo
         """Roll: True when its card comes, False when refused as too fast."""
         await send(comm, roll(t.pc))
         while True:
-            text = await comm.receive_from(timeout=3)
+            text = await comm.receive_from(timeout=HANG_GUARD)
             if 'data-code="rate_limited"' in text:
                 return False
             if seqs([text]):
@@ -353,7 +353,7 @@ async def test_one_users_burst_does_not_go_before_another_players_roll(
         ran.append((self.user.pk, message["request"].get("goal", "")))
         if len(ran) == 1:  # hold the database thread until everything is queued
             entered.set()
-            gate.wait(10)
+            gate.wait(HANG_GUARD)
         return real_run(self, message)
 
     monkeypatch.setattr(consumers.TableConsumer, "run", run)
@@ -361,7 +361,7 @@ async def test_one_users_burst_does_not_go_before_another_players_roll(
     other = await live_socket(t.other, t.campaign)
     try:
         await send(flooder, roll(t.pc, "burst 0"))
-        assert await sync_to_async(entered.wait, thread_sensitive=False)(5)
+        assert await sync_to_async(entered.wait, thread_sensitive=False)(HANG_GUARD)
         for number in range(1, 50):
             await send(flooder, roll(t.pc, f"burst {number}"))
         await outputs_until_pong(flooder)  # the burst is queued ...
