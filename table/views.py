@@ -104,7 +104,10 @@ def action_entry(
 ) -> dict[str, Any]:
     """One More-actions form: its plain fields and its pickers."""
     controls = field_controls(campaign.game, action)
-    form = ActionForm(action, data, gm=membership.is_gm, controls=controls, prefix=action.name)
+    words = campaign.game.ui.field_words.get(action.name, {})
+    form = ActionForm(
+        action, data, gm=membership.is_gm, controls=controls, words=words, prefix=action.name
+    )
     return {
         "action": action,
         "form": form,
