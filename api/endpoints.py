@@ -246,7 +246,11 @@ class LogEvent(Schema):
     character: str | None
     scene: str | None
     visibility: Literal["public", "gm", "blind", "whisper"] = Field(
-        ..., description="whisper: a chat line to the GM, read by the GMs and its author only."
+        ...,
+        description=(
+            "whisper: a chat line to the GM or to one player, read by the GMs, its author "
+            "and its recipient only."
+        ),
     )
     created_at: str
     request: dict[str, Any]

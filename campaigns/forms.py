@@ -19,7 +19,7 @@ class CampaignEditForm(forms.ModelForm):
 
     class Meta:
         model = Campaign
-        fields = ("name", "description")
+        fields = ("name", "description", "player_whispers")
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         field_classes = {"name": ShownTextField, "description": ShownTextField}
 

@@ -18,6 +18,13 @@ class Campaign(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, max_length=2000)
     system = models.CharField(max_length=20, choices=system_choices)
+    # Players may whisper to each other (the GMs read those too); whispers to and from
+    # the GM need no leave.
+    player_whispers = models.BooleanField(
+        "Players may whisper to each other",
+        default=False,
+        help_text="The GMs read those whispers too; other players see only that one was sent.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns"

@@ -3,8 +3,9 @@
 
 Each game declares its demo campaign and sheets (its DEMO, `rules.kit.demo`). Every
 sheet is written in the import format and goes through the importer's checks, so demo
-data can never hold something the form would refuse. Running it again leaves
-existing sheets as they are (a player may have edited them).
+data can never hold something the form would refuse; as in a GM's import, the values
+the table keeps (plot points, Life Points, criticals, ...) are the declared ones.
+Running it again leaves existing sheets as they are (a player may have edited them).
 """
 
 from __future__ import annotations
@@ -51,7 +52,11 @@ def load_demo_sheets(campaigns: Iterable[Campaign], users: Mapping) -> list[Shee
         for username, doc in demo_documents(campaign.system):
             if doc["name"] in existing:
                 continue
-            clean = check_document(doc, campaign.system, may_import_npc=True)
+            # The GM's own sheets: the points, Life Points and criticals declared are
+            # what the table starts with (a player's import would set them back).
+            clean = check_document(
+                doc, campaign.system, may_import_npc=True, keep_table_values=True
+            )
             username = players.get(doc["name"], username)
             owner = users.get(username) if username else None
             created.append(import_sheet(campaign, clean, owner=owner))

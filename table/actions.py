@@ -70,7 +70,7 @@ from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 
-from . import broadcast, signals, undo
+from . import broadcast, signals, undo, whispers
 from . import visibility as gate
 from .context import ActionError, Context, empty_state, sheet_in
 from .models import Kind, SceneState, TableEvent, TableLog, Visibility
@@ -141,7 +141,7 @@ def _json(value: Any, what: str) -> Any:
         raise ActionError(f"The {what} must be plain JSON.") from error
 
 
-def _refs(user, sheet=None, scene=None, target: TableEvent | None = None) -> dict[str, Any]:
+def _refs(user, sheet=None, scene=None, target: TableEvent | None = None, to=None) -> dict:
     refs: dict[str, Any] = {
         "actor": None if user is None else {"id": user.pk, "name": str(user)},
         "character": None if sheet is None else {"id": sheet.pk, "name": sheet.name},
@@ -149,6 +149,8 @@ def _refs(user, sheet=None, scene=None, target: TableEvent | None = None) -> dic
     }
     if target is not None:
         refs["target_seq"] = target.seq
+    if to is not None:  # whom a whisper is for, when not the GM (table.whispers)
+        refs["to"] = to
     return refs
 
 
@@ -304,6 +306,7 @@ def _append(
     effects: Any = (),
     undo: Any = None,
     visibility: str = Visibility.PUBLIC,
+    whisper_to: dict[str, Any] | None = None,
 ) -> TableEvent:
     """Write the next event of the chain and move the head; broadcast after commit."""
     event = TableEvent(
@@ -318,7 +321,7 @@ def _append(
         target=target,
         # JSON as written: tuples and lists, int and str keys hash alike (canonical_json),
         # and json.dumps refuses anything that is not JSON before anything is stored.
-        refs=_refs(user, sheet, scene, target),
+        refs=_refs(user, sheet, scene, target, whisper_to),
         request=request or {},
         params=params or gate.sheet_veil(sheet),
         faces=list(faces),
@@ -699,11 +702,12 @@ def chat_in(
     text: str,
     sheet_id: int | None = None,
     expect: tuple[str, int] | None = None,
+    to: int | None = None,
 ) -> TableEvent:
     """A line of talk in the log, its text already checked (table.chat): in character as
     one of the speaker's characters (a player's own, or for a GM a GM character), out
-    of character, or whispered to the GM (seen by the GMs and its author only,
-    table.visibility.reaches). Written, chained and broadcast like every event."""
+    of character, or whispered to the GM or to player `to` (a user id, table.whispers;
+    read by the GMs, its author and its recipient only, table.visibility.sees)."""
     if mode not in CHAT_MODES:
         raise ActionError("Say how: in character (ic), out of character (ooc) or whisper.")
     with transaction.atomic():
@@ -717,8 +721,11 @@ def chat_in(
             own = sheet.kind == "pc" and sheet.owner_id == user.pk and membership.can_play
             if not (own or (membership.is_gm and sheet.kind == "npc")):
                 raise ActionError(f"You do not speak for {sheet.name}.")
+        whisper_to = whispers.recipient(campaign.pk, membership, to) if mode == "whisper" else None
         character = sheet.name if sheet else ""
         line = CHAT_MODES[mode].format(speaker=str(user), character=character, text=text)
+        if whisper_to is not None:
+            line = f"{user} whispers to {whisper_to['name']}: {text}"
         return _append(
             head,
             campaign,
@@ -729,6 +736,7 @@ def chat_in(
             request={"mode": mode, "text": text},
             outcome={"headline": line, "text": text, "role": membership.role},
             visibility=Visibility.WHISPER if mode == "whisper" else Visibility.PUBLIC,
+            whisper_to=whisper_to,
         )
 
 

@@ -44,20 +44,38 @@ ROLL_COMMAND = "/roll"
 MODES = actions.CHAT_MODES
 ROLL_VISIBILITY = {"secret": Visibility.GM, "blind": Visibility.BLIND}
 SEPARATORS = re.compile(r"\s*[+,]\s*")
+WHISPER_TO = "whisper:"
 
 
 def speaker(data) -> tuple[str, int | None]:
-    """The chat form's "speak" ("ic:<sheet id>", "ooc" or "whisper"), or "mode" and
-    "sheet_id" sent apart: (mode, sheet id or None)."""
+    """The chat form's "speak" ("ic:<sheet id>", "ooc", "whisper" or "whisper:<user id>"),
+    or "mode" and "sheet_id" sent apart: (mode, sheet id or None)."""
     speak = str(data.get("speak") or "")
     if speak.startswith("ic:"):
         return "ic", whole_number(speak[3:], digits=18)
+    if speak.startswith(WHISPER_TO):
+        return "whisper", None
     if speak:
         return speak, None
     sheet_id = data.get("sheet_id")
     if isinstance(sheet_id, int) and not isinstance(sheet_id, bool):
         return str(data.get("mode") or "ooc"), sheet_id
     return str(data.get("mode") or "ooc"), whole_number(sheet_id, digits=18)
+
+
+def to_of(data) -> int | None:
+    """Whom a whisper is for: the user id in "whisper:<user id>" (the chat form's
+    "speak") or in "to" (the socket's "say"); None for the GM. A malformed id names
+    nobody (0), so it is refused as a missing player, never sent to the GM instead."""
+    speak = str(data.get("speak") or "")
+    if speak.startswith(WHISPER_TO):
+        return whole_number(speak[len(WHISPER_TO) :], digits=18) or 0
+    raw = data.get("to")
+    if raw in (None, ""):
+        return None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    return whole_number(raw, digits=18) or 0
 
 
 def clean_text(text: object) -> str:
@@ -87,17 +105,19 @@ def say(
     *,
     sheet_id: int | None = None,
     expect: tuple[str, int] | None = None,
+    to: int | None = None,
 ) -> TableEvent:
     """One line from the chat box: talk, or a `/roll`. Raises ActionError (nothing is
     logged) for an empty or too long line, an unknown mode, a character the speaker
-    does not control, or a trait the character does not have."""
+    does not control, a trait the character does not have, or a whisper to someone the
+    speaker may not whisper to (table.whispers)."""
     line = clean_text(text)
     if is_roll(line):
         return roll_line(campaign_id, user, line, sheet_id=sheet_id, expect=expect)
     if mode not in MODES:
         raise ActionError("Say how: in character (ic), out of character (ooc) or whisper.")
     return actions.chat_in(
-        campaign_id, user, mode=str(mode), text=line, sheet_id=sheet_id, expect=expect
+        campaign_id, user, mode=str(mode), text=line, sheet_id=sheet_id, expect=expect, to=to
     )
 
 

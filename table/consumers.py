@@ -184,8 +184,9 @@ def parse_message(data: object) -> dict[str, Any]:
 
 
 def _say_message(data: Mapping) -> dict[str, Any]:
-    """A chat line: {"type": "say", "mode": "ic" | "ooc" | "whisper", "text", "sheet_id"}
-    (table.chat checks the mode and the text)."""
+    """A chat line: {"type": "say", "mode": "ic" | "ooc" | "whisper", "text", "sheet_id",
+    "to"} ("to": the user id a whisper is for, if not the GM; table.chat checks the mode,
+    the text and the recipient)."""
     text = data.get("text")
     if not isinstance(text, str):
         raise ProtocolError("Write something to say (text).")
@@ -195,7 +196,7 @@ def _say_message(data: Mapping) -> dict[str, Any]:
     if sheet_id not in (None, ""):
         _as_int(sheet_id, "sheet_id")
     mode, sheet = chat.speaker(data)
-    return {"type": "say", "mode": mode, "text": text, "sheet_id": sheet}
+    return {"type": "say", "mode": mode, "text": text, "sheet_id": sheet, "to": chat.to_of(data)}
 
 
 # --------------------------------------------------------------------------- database work
@@ -390,8 +391,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seq <= self.sent_seq:
             return
         self.sent_seq = seq
-        if message.get("author") == self.user.pk and "author_html" in message:
-            await self.send_text(message["author_html"])  # their own whisper, whole
+        if self.user.pk in message.get("readers", ()) and "author_html" in message:
+            await self.send_text(message["author_html"])  # a whisper they read, whole
             return
         await self.send_text(message["html"])
 
@@ -498,6 +499,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     message["text"],
                     sheet_id=message["sheet_id"],
                     expect=expect,
+                    to=message["to"],
                 )
                 if not visibility.sees(event, self.audience, self.user.pk):
                     return "ok", visibility.acknowledgement(event, self.audience)

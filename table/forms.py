@@ -10,6 +10,7 @@ most: opposition pools, difficulty, plot points, scenes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,13 +35,24 @@ def _bounds(spec: Mapping) -> tuple[int | None, int | None]:
     return (lo if isinstance(lo, int) else None, hi if isinstance(hi, int) else None)
 
 
+RULE_ID = re.compile(r"\s*\(?\b[A-Z]{3}-\d+\b(?:,\s*[A-Z]{3}-\d+\b)*\)?:?")
+SNAKE_WORD = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def in_words(text: str) -> str:
+    """A schema's text as a form shows it: rule IDs left to the rules link beside the
+    form's title, keys ("very_difficult") read as words."""
+    text = RULE_ID.sub("", text).strip()
+    return SNAKE_WORD.sub(lambda m: m.group(0).replace("_", " "), text)
+
+
 def _help(spec: Mapping) -> str:
     parts = []
     for key in ("meaning", "help", "bounds"):
         value = spec.get(key)
         if isinstance(value, str) and value:
-            parts.append(value)
-    return " — ".join(parts)[:300]
+            parts.append(in_words(value))
+    return " — ".join(p for p in parts if p)[:300]
 
 
 def _kind(spec: object) -> str:
@@ -76,6 +88,7 @@ class ActionForm(forms.Form):
         *args: Any,
         gm: bool = False,
         controls: Mapping[str, Any] | None = None,
+        words: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
         self.action = action
@@ -87,8 +100,10 @@ class ActionForm(forms.Form):
             if kind == "json" or name in (controls or {}):
                 continue  # a picker of table/action_forms.py, or filled by the table
             self.kinds[name] = kind
-            label = name.replace("_", " ").capitalize()
-            help_text = _help(spec) if isinstance(spec, Mapping) else ""
+            said = (words or {}).get(name)  # the game's words (rules.kit.ui.FieldWords)
+            label = (said and said.label) or name.replace("_", " ").capitalize()
+            help_text = (said and said.help) or (_help(spec) if isinstance(spec, Mapping) else "")
+            named = dict(said.choices) if said else {}
             # A form starts from the rule's defaults; the documented example is a hint
             # (a placeholder), never a value someone could send without meaning to.
             initial = spec.get("default") if isinstance(spec, Mapping) else None
@@ -102,7 +117,7 @@ class ActionForm(forms.Form):
                 field = forms.BooleanField(required=False, initial=bool(initial))
             elif kind == "choice":
                 choices = [("", "—")] + [
-                    (str(c), str(c).replace("_", " ")) for c in spec["choices"]
+                    (str(c), named.get(str(c)) or str(c).replace("_", " ")) for c in spec["choices"]
                 ]
                 field = forms.ChoiceField(required=False, choices=choices, initial=initial)
             elif kind == "die":

@@ -44,8 +44,9 @@ class Visibility(models.TextChoices):
     PUBLIC = "public", "Public"
     GM = "gm", "Secret (GMs only)"
     BLIND = "blind", "Blind (GMs only until revealed)"
-    # A chat line whispered to the GM: GMs and its author read it; other members see a
-    # sealed line in its place; it is never revealed (table.visibility.sees).
+    # A whispered chat line: GMs, its author and the member it is whispered to (if not the
+    # GM) read it; other members see a sealed line in its place; it is never revealed
+    # (table.visibility.sees).
     WHISPER = "whisper", "Whisper (GMs and its author)"
 
 
@@ -163,6 +164,12 @@ class TableEvent(models.Model):
     @property
     def actor_name(self) -> str:
         return (self.refs.get("actor") or {}).get("name") or "The GM"
+
+    @property
+    def whisper_to(self) -> dict:
+        """Whom a whisper is for, when not the GM: {"id", "name", "by_gm"} (refs "to")."""
+        to = self.refs.get("to")
+        return to if isinstance(to, dict) else {}
 
     @property
     def character_name(self) -> str:

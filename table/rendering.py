@@ -9,9 +9,9 @@ what the socket sends: an htmx out-of-band fragment that puts the card first in
 where the audience has it. Notices (errors, acknowledgements, "reload") replace
 `#table-notice`.
 
-Chat lines (Kind.CHAT) render "table/chat.html" instead (context: event, text, mode).
-A whisper to the GM renders whole for the GMs and its author (`viewer`, a user id:
-table.visibility.sees) and as a sealed line, without its text, for every other member;
+Chat lines (Kind.CHAT) render "table/chat.html" instead (context: event, text, mode,
+to). A whisper renders whole for the GMs, its author and its recipient (`viewer`, a
+user id: table.visibility.sees) and as a sealed line, without its text, for every other member;
 asked for a reader that knows no member (viewer None, players), rendering refuses.
 `stream_message` is what a whole audience's sockets are sent (table.broadcast): for the
 players, a whisper's sealed line with its author's card beside it.
@@ -101,6 +101,7 @@ def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
             "event": event,
             "mode": event.request.get("mode"),
             "text": event.request.get("text"),
+            "to": event.whisper_to.get("name"),
         }
     )
 
@@ -210,12 +211,15 @@ def event_message(event: TableEvent, audience: str, viewer: int | None = None) -
 
 def stream_message(event: TableEvent, audience: str) -> dict:
     """What every socket of an audience is sent for an event (a broadcast, or the hub's
-    catch-up): its message; for the players, a whisper's sealed line, with its author's
-    card beside it for the author's own sockets (consumers.push picks it)."""
+    catch-up): its message; for the players, a whisper's sealed line, with its whole
+    card beside it for its readers' own sockets (its author's and its recipient's:
+    consumers.push picks it by "readers")."""
     message = {"seq": event.seq, "html": event_message(event, audience, visibility.ANY_MEMBER)}
     if not sees(event, audience, visibility.ANY_MEMBER) and visibility.is_whisper(event):
+        readers = visibility.whisper_readers(event)
+        message["readers"] = list(readers)
         message["author"] = event.actor_id
-        message["author_html"] = event_message(event, audience, event.actor_id)
+        message["author_html"] = event_message(event, audience, readers[0])
     return message
 
 

@@ -21,7 +21,7 @@ from rules.kit.errors import RulesError
 from rules.kit.faces import FaceSource
 from rules.kit.game import GameSystem
 from rules.kit.requests import get_bool, get_int, get_str
-from rules.kit.table import ActionError, Table, Transition
+from rules.kit.table import PUBLIC, ActionError, Table, Transition
 from sheets import live
 from sheets import validation as sheet_rules
 from sheets.models import Trait
@@ -131,6 +131,46 @@ def resolve_give_points(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     }
 
 
+MAX_EACH = 40  # characters in one give
+
+
+def names_list(names: list[str]) -> str:
+    """ "Mal", "Mal and Zoe", "Mal, Zoe and Wash"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def resolve_give_points_each(request: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """The GM gives the same number of points to several characters at once: one card;
+    if one of them cannot hold that many, nobody gets any."""
+    amount = get_int(request, "amount", lo=1, hi=MAX_GIVE)
+    one, many = get_str(request, "one", max_len=40), get_str(request, "many", max_len=40)
+    characters = request.get("characters")
+    if not isinstance(characters, list) or not 0 < len(characters) <= MAX_EACH:
+        raise RulesError("Tick at least one character.")
+
+    def count(n: int) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    now = []
+    for entry in characters:
+        if not isinstance(entry, Mapping):
+            raise RulesError("Tick at least one character.")
+        name = get_str(entry, "name", max_len=80)
+        held = get_int(entry, "held", lo=0, hi=10**6)
+        cap = entry.get("maximum")
+        if isinstance(cap, int) and not isinstance(cap, bool) and held + amount > cap:
+            raise RulesError(f"{name} can hold at most {count(cap)} (has {held}). Nothing changed.")
+        now.append(f"{name} {held + amount}")
+    names = [get_str(e, "name", max_len=80) for e in characters]
+    each = " each" if len(names) > 1 else ""
+    return {
+        "headline": f"GM gave {names_list(names)} {count(amount)}{each}",
+        "explanation": f"Now: {', '.join(now)}.",
+        "counter": get_str(request, "counter", max_len=40),
+        "amount": amount,
+    }
+
+
 TABLE_ACTIONS: dict[str, Action] = {
     "give_points": Action(
         name="give_points",
@@ -139,6 +179,17 @@ TABLE_ACTIONS: dict[str, Action] = {
         rules=("SER-8",),
         schema={
             "amount": {"type": "int", "meaning": "how many to give", "bounds": "1-10, or -10..-1"}
+        },
+        rolls=False,
+    ),
+    "give_points_each": Action(
+        name="give_points_each",
+        title="Points from the GM",
+        resolver=resolve_give_points_each,
+        rules=("SER-8",),
+        schema={
+            "amount": {"type": "int", "meaning": "how many each character gets", "bounds": "1-10"},
+            "sheets": {"type": "list", "meaning": "the characters' sheet ids"},
         },
         rolls=False,
     ),
@@ -184,7 +235,53 @@ class GivePoints(Transition):
             ctx.spend(ctx.sheet, key, -amount, label)
 
 
-TABLE_HANDLERS: dict[str, Transition] = {"give_points": GivePoints()}
+class GivePointsEach(Transition):
+    """The GM gives points to several characters in one step (every player character at
+    once, say): one logged action, one card, voided as one. The characters are named by
+    id and looked up here; a hidden GM character among them keeps the give behind the
+    screen, as giving to it alone does."""
+
+    gm_only = True
+
+    def authorize(self, ctx: Table) -> None:
+        ctx.require_gm(f"use “{ctx.action.title}”")
+
+    def prepare(self, ctx: Table) -> None:
+        ids = ctx.request.get("sheets")
+        if not isinstance(ids, list) or not ids:
+            raise ActionError("Tick at least one character.")
+        if len(ids) > MAX_EACH or len(set(map(repr, ids))) != len(ids):
+            raise ActionError(f"Tick each character once (at most {MAX_EACH}).")
+        sheets = [ctx.other_sheet(i) for i in ids]
+        if any(s.hidden for s in sheets) and ctx.visibility == PUBLIC:
+            raise ActionError(
+                "A hidden GM character is among them: give behind the screen, or untick it."
+            )
+        points = ctx.system.points
+        characters = []
+        for sheet in sheets:
+            char = ctx.character(sheet)
+            cap = char.counter_max(points.counter)
+            if points.cap_counter:  # PER-6: criticals are capped by the bank limit
+                limit = max(1, char.counter(points.cap_counter))
+                cap = limit if cap is None else min(cap, limit)
+            held = max(0, char.counter(points.counter))
+            characters.append({"name": sheet.name[:80], "held": held, "maximum": cap})
+        ctx.request.update(
+            counter=points.counter, one=points.one, many=points.many, characters=characters
+        )
+
+    def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
+        label = ctx.request["many"]
+        for sheet_id, entry in zip(ctx.request["sheets"], ctx.request["characters"], strict=True):
+            sheet = ctx.other_sheet(sheet_id)
+            ctx.give(sheet, outcome["counter"], outcome["amount"], label, maximum=entry["maximum"])
+
+
+TABLE_HANDLERS: dict[str, Transition] = {
+    "give_points": GivePoints(),
+    "give_points_each": GivePointsEach(),
+}
 
 
 # ---- Sheet edits of what changes at the table (`table_owned` in the sheet template):

@@ -41,6 +41,11 @@ urlpatterns = [
     path("c/<id:campaign_id>/table/gm/contest/", views_gm.gm_contest, name="table_gm_contest"),
     path("c/<id:campaign_id>/table/gm/scene/", views_gm.gm_scene, name="table_gm_scene"),
     path("c/<id:campaign_id>/table/gm/points/", views_gm.gm_plot_points, name="table_gm_points"),
+    path(
+        "c/<id:campaign_id>/table/gm/points/each/",
+        views_gm.gm_plot_points_each,
+        name="table_gm_points_each",
+    ),
     path("c/<id:campaign_id>/table/contest/", scene_panel.contest_move, name="table_contest"),
     path("c/<id:campaign_id>/table/order/", order_views.order_move, name="table_order"),
     path(

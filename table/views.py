@@ -25,7 +25,7 @@ from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
 from sheets.models import Sheet
 
-from . import actions, live_pool, recent_pools, visibility
+from . import actions, live_pool, recent_pools, visibility, whispers
 from .action_forms import PickError, Pickers, field_value, picker_rows, pickers_for, table_params
 from .action_menu import field_controls, more_actions
 from .builder import (
@@ -104,7 +104,10 @@ def action_entry(
 ) -> dict[str, Any]:
     """One More-actions form: its plain fields and its pickers."""
     controls = field_controls(campaign.game, action)
-    form = ActionForm(action, data, gm=membership.is_gm, controls=controls, prefix=action.name)
+    words = campaign.game.ui.field_words.get(action.name, {})
+    form = ActionForm(
+        action, data, gm=membership.is_gm, controls=controls, words=words, prefix=action.name
+    )
     return {
         "action": action,
         "form": form,
@@ -150,6 +153,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
         "chat_sheets": playable,
+        "whisper_to": whispers.recipients(campaign, membership),
         **_action_forms(campaign, membership, state),
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(

@@ -25,7 +25,8 @@ def say(request: HttpRequest, campaign_id: int) -> HttpResponse:
     error = ""
     try:
         spend(campaign, request.user)
-        chat.say(campaign.pk, request.user, mode, request.POST.get("text"), sheet_id=sheet_id)
+        text, to = request.POST.get("text"), chat.to_of(request.POST)
+        chat.say(campaign.pk, request.user, mode, text, sheet_id=sheet_id, to=to)
     except ActionError as exc:
         error = error_text(exc)
     if request.htmx:

@@ -290,3 +290,35 @@ def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
         f"{sheet.name} {verb} {abs(amount)} {label} (now {event.outcome['now']}).",
         "",
     )
+
+
+@login_required
+@require_POST
+def gm_plot_points_each(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Give points to every player character, or to those ticked, in one step: the
+    table action "give_points_each", one card."""
+    campaign, membership = _gm(request, campaign_id)
+    sheets = Sheet.objects.filter(campaign=campaign)
+    if request.POST.get("who") == "all":
+        chosen = list(sheets.filter(kind=Sheet.Kind.PC, hidden=False).order_by("name"))
+    else:
+        ids = {small_int(v) for v in request.POST.getlist("sheets")} - {None}
+        chosen = list(sheets.filter(pk__in=ids).order_by("name"))
+    amount = small_int(request.POST.get("amount")) or 0
+    if not chosen:
+        return _gm_done(request, campaign, membership, "", "Tick at least one character.")
+    if not 1 <= amount <= 10:
+        return _gm_done(request, campaign, membership, "", "Give between 1 and 10 each.")
+    try:
+        spend(campaign, request.user)
+        event = actions.perform(
+            campaign,
+            request.user,
+            "give_points_each",
+            {"amount": amount, "sheets": [s.pk for s in chosen]},
+            # A hidden GM character is not named to players.
+            visibility="gm" if any(s.hidden for s in chosen) else "public",
+        )
+    except (actions.ActionError, RulesError) as exc:
+        return _gm_done(request, campaign, membership, "", error_text(exc))
+    return _gm_done(request, campaign, membership, f"{event.headline}.", "")

@@ -11,12 +11,14 @@ Scene and session state written by a hidden event is *veiled*: the state records
 piece it changed (table.undo.parts), what players saw before; players are shown that
 until the event is revealed.
 
-A chat line whispered to the GM (Visibility.WHISPER) is a third rule, as at a real
-table: the GMs and the member who wrote it read it (`sees`); every other member gets a
-sealed line in its place ("Bob whispered to the GM"), without its text, so the log
-keeps every seq; it is never revealed, so it carries no commitment. A reader that knows
-no member (`viewer` None: the overlay, the players' Discord channel) shows no seq and
-gets no whisper at all. `reaches` and `log_filter(audience, viewer)` express it.
+A whispered chat line (Visibility.WHISPER) is a third rule, as at a real table: the
+GMs, the member who wrote it and the member it is whispered to (a GM's whisper to one
+player, or a player's to another where the campaign allows it; none for a whisper to
+the GM) read it (`sees`); every other member gets a sealed line in its place ("Bob
+whispered to the GM", "The GM whispered to Alice"), without its text, so the log keeps
+every seq; it is never revealed, so it carries no commitment. A reader that knows no
+member (`viewer` None: the overlay, the players' Discord channel) shows no seq and gets
+no whisper at all. `reaches` and `log_filter(audience, viewer)` express it.
 
 Every reference an action makes to an earlier roll or to hidden state is looked up
 through here, and a target hidden from the actor is reported exactly as a target that
@@ -99,12 +101,18 @@ def reaches(event: TableEvent, audience: str, viewer: int | None = None) -> bool
     return not is_whisper(event) or audience == GM or viewer is not None
 
 
+def whisper_readers(event: TableEvent) -> tuple[int, ...]:
+    """The members, besides the GMs, who read a whisper: its author and its recipient."""
+    readers = (event.actor_id, event.whisper_to.get("id"))
+    return tuple(r for r in readers if isinstance(r, int) and not isinstance(r, bool))
+
+
 def sees(event: TableEvent, audience: str, viewer: int | None = None) -> bool:
     """May this audience see the event itself (not just its sealed card)? A whisper:
-    the GMs and its author (`viewer`) only. A public event whose values came from a
-    hidden one (`sealed_by`) is hidden as long as that one is."""
+    the GMs, its author and its recipient (`viewer`) only. A public event whose values
+    came from a hidden one (`sealed_by`) is hidden as long as that one is."""
     if is_whisper(event):
-        return audience == GM or (viewer is not None and viewer == event.actor_id)
+        return audience == GM or (viewer is not None and viewer in whisper_readers(event))
     return audience == GM or not (is_hidden(event) or sealed_by(event))
 
 
@@ -140,7 +148,11 @@ def commitment(faces: list, outcome: Mapping[str, Any], salt: str) -> str:
 def sealed_headline(event: TableEvent) -> str:
     """What players read on a sealed card: that something happened, and nothing else."""
     if is_whisper(event):
-        return f"{event.actor_name} whispered to the GM"
+        to = event.whisper_to
+        if not to:
+            return f"{event.actor_name} whispered to the GM"
+        author = "The GM" if to.get("by_gm") else event.actor_name
+        return f"{author} whispered to {to.get('name')}"
     verb = "rolled" if event.faces else "acted"
     if event.visibility == Visibility.BLIND and event.actor_id is not None:
         return f"{event.actor_name} {verb} blind, for the GM's eyes only"

@@ -8,7 +8,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import FROM_TABLE, KEPT_DICE, FieldControl, GameUi, OppositionRoll, small_int
+from ..kit.ui import (
+    FROM_TABLE,
+    KEPT_DICE,
+    FieldControl,
+    FieldWords,
+    GameUi,
+    OppositionRoll,
+    small_int,
+)
+from .rolls import SPEND_KINDS
+
+SLOTS = {"total": "The total", "effect": "The effect die"}
 
 
 def buy_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,5 +61,33 @@ UI = GameUi(
             ),
         },
         "buy_hitch": {"dice": FieldControl(FROM_TABLE)},
+    },
+    # CTX-4, CTX-7 in the players' words.
+    field_words={
+        "spend_plot_point": {
+            "kind": FieldWords(
+                label="Spend it to",
+                choices={kind: words.capitalize() for kind, words in SPEND_KINDS.items()},
+            ),
+            "description": FieldWords(
+                label="What changes", help="for a scene change, or how the character stays in"
+            ),
+            "target": FieldWords(
+                label="Step down",
+                help="for an Opportunity",
+                choices={"difficulty": "The difficulty", "complication": "A complication"},
+            ),
+            "die": FieldWords(help="the Opportunity's, the asset's or the Big Hero Die's size"),
+            "asset": FieldWords(help="the asset to step up, activate or create"),
+            "to": FieldWords(label="Move the banked die to", choices=SLOTS),
+        },
+        "buy_hitch": {
+            "buyer": FieldWords(
+                label="Who buys it", choices={"gm": "The GM", "players": "The players"}
+            ),
+            "index": FieldWords(label="Which hitch", help="counted from 0 among the roll's dice"),
+            "scene": FieldWords(label="Scene", help="the scene the hitch's die lasts for"),
+        },
+        "bank_move": {"to": FieldWords(label="Move it to", choices=SLOTS)},
     },
 )

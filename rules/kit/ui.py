@@ -143,6 +143,16 @@ class FieldControl:
 
 
 @dataclass(frozen=True)
+class FieldWords:
+    """A plain field of a More-actions form in the game's words: its label, the help
+    under it, and the words of each choice (by the choice's value)."""
+
+    label: str = ""
+    help: str = ""
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameUi:
     """What the table and sheet pages need to know of a game besides its rules.
 
@@ -163,7 +173,9 @@ class GameUi:
     additions: what the GM may add to a player's pool while it is built.
     action_fields: action name -> field -> FieldControl, for the fields the action's
     schema leaves nested (the More-actions form's pickers). played_elsewhere: action
-    name -> where the pages play it besides the table (the sheet page).
+    name -> where the pages play it besides the table (the sheet page). field_words:
+    action name -> field -> FieldWords, the game's words for a plain field of the
+    More-actions form (otherwise it is named from the schema).
     """
 
     panel_counters: tuple[str, ...] | None = None
@@ -183,6 +195,7 @@ class GameUi:
     additions: PoolAdditions = PoolAdditions()
     action_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)
     played_elsewhere: Mapping[str, str] = field(default_factory=dict)
+    field_words: Mapping[str, Mapping[str, FieldWords]] = field(default_factory=dict)
 
     def rating_label(self, group_key: str) -> tuple[str, str]:
         return self.rating_labels.get(group_key, ("Rating of", "Rating"))

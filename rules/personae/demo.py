@@ -1,5 +1,6 @@
 """Personae's demo campaign, invented to fit it: masked vigilantes whose skills name their
-attributes (PER-1), with criticals banked under their Potential Threshold (PER-6)."""
+attributes (PER-1), with criticals banked under their Potential Threshold (PER-6), and
+the thief they chase, a GM character who rolls as the reactor (the GM's opposition)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,21 @@ DEMO = DemoCampaign(
                 ],
             },
             {"potential_threshold": 4, "criticals": 0, "development": 1},
+        ),
+        sheet(
+            None,
+            "The Ledger Thief",
+            {
+                "attributes": ratings(ATTRIBUTES, (2, 4, 3, 2)),
+                "skills": [
+                    {"name": "Parkour", "rating": 4, "link": "Finesse"},
+                    {"name": "Knife Work", "rating": 3, "link": "Finesse"},
+                    {"name": "Misdirection", "rating": 3, "link": "Wits"},
+                ],
+            },
+            {"potential_threshold": 3, "criticals": 1},
+            kind="npc",
+            notes="Runs the rooftops with the stolen ledger; the reactor of the chase.",
         ),
     ),
 )

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import DICE, FROM_TABLE, POOL, SITUATION_POOL, FieldControl, GameUi, PoolAdditions
+from ..kit.ui import (
+    DICE,
+    FROM_TABLE,
+    POOL,
+    SITUATION_POOL,
+    FieldControl,
+    FieldWords,
+    GameUi,
+    PoolAdditions,
+)
 
 
 def activate_complication(form: Mapping[str, Any]) -> dict[str, Any]:
@@ -34,12 +43,20 @@ UI = GameUi(
         # SER-6, SMV-10: a GM side with no GM character rolls the dice the GM picks.
         "contest_roll": {
             "contest": FROM_THE_TABLE,
+            "side": FROM_THE_TABLE,  # the side whose turn it is
             "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
         },
         "benefit": {"winner_pool": FROM_THE_TABLE, "loser_pool": FROM_THE_TABLE},
         "awareness_pool": {"stylins": FROM_THE_TABLE, "refinements": FROM_THE_TABLE},
         "stress": {"stress": FROM_THE_TABLE},
         "activate_complication": {"complications": FROM_THE_TABLE},
+    },
+    field_words={
+        "benefit": {
+            "gm": FieldWords(label="The winner is a GM character"),
+            "target": FieldWords(help="the Asset, complication or stress it applies to"),
+        },
+        "contest_roll": {"plot_points": FieldWords(help="spent to add dice to the result")},
     },
     additions=PoolAdditions(
         groups=("complications", "stress"),

@@ -51,6 +51,7 @@ UI = GameUi(
         # SER-6, SMV-10: a GM side with no GM character rolls the dice the GM picks.
         "contest_roll": {
             "contest": FROM_THE_TABLE,
+            "side": FROM_THE_TABLE,  # the side whose turn it is
             "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
             "side_pool": FieldControl(DICE, group="situation", label="Side dice"),
             "trouble_pool": FROM_THE_TABLE,
