@@ -20,6 +20,7 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
+from .start import ready as READY
 from .table import ORDER, TABLE
 from .ui import UI
 
@@ -35,6 +36,7 @@ __all__ = [
     "ODDS_DECISIONS",
     "ORDER",
     "PREFIX",
+    "READY",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

@@ -20,6 +20,7 @@ from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
+from .start import ready as READY
 from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
@@ -35,6 +36,7 @@ __all__ = [
     "ORDER",
     "POINTS",
     "PREFIX",
+    "READY",
     "SCORES",
     "SHEET_TEMPLATE",
     "SLUG",

@@ -23,6 +23,7 @@ from ..permissions import (
     login_required_htmx,
     visible_sheets,
 )
+from ..ready import readiness_of
 from .common import (
     TEMPLATE,
     back_to_sheet,
@@ -56,6 +57,9 @@ HEAD_LABELS = {
 def sheet_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
     sheets = list(visible_sheets(campaign.pk, membership).order_by("kind", "name", "pk"))
+    ready = readiness_of(sheets, campaign.system)
+    for s in sheets:
+        s.ready = ready[s.pk]
     return render(
         request,
         "sheets/list.html",
@@ -143,7 +147,9 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def sheet_detail(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet, membership, can_edit = get_sheet_for_user(request.user, campaign_id, sheet_id)
     page = display.sheet_page(sheet)
-    context = sheet_context(sheet, membership, can_edit, page=page, scores=page.scores)
+    context = sheet_context(
+        sheet, membership, can_edit, page=page, scores=page.scores, ready=page.ready
+    )
     _head_extras(sheet, membership, context)
     # The Remove button needs to know; a sheet that never had a portrait asks nothing.
     context["has_portrait"] = bool(sheet.portrait_version) and (
