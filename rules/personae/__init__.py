@@ -17,6 +17,7 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
+from .start import STARTERS
 from .start import ready as READY
 from .table import ORDER, POINTS, TABLE
 from .ui import UI
@@ -37,6 +38,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "STARTERS",
     "TABLE",
     "UI",
 ]
