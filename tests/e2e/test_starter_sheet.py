@@ -84,3 +84,31 @@ def test_the_starter_picker_works_by_keyboard(chromium, daphne_server, campaign)
     expect(page.locator(f"#ready-{_sheet_id(page)}")).to_contain_text("Ready to roll")
     expect(page.locator("body")).to_contain_text("Kay starts as Ship's mechanic")
     page.context.close()
+
+
+def test_a_blank_sheet_step_by_step_on_a_phone(chromium, daphne_server, campaign):
+    phone = log_in(chromium, daphne_server, "bob", viewport=PHONE)
+    phone.goto(f"{daphne_server.url}/c/{campaign}/sheets/new/")
+    phone.get_by_label("Name").fill("Wash")
+    phone.get_by_role("button", name="Create sheet").click()  # the blank sheet is the default
+    phone.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    sheet = _sheet_id(phone)
+    expect(phone.locator(f"#ready-{sheet}")).to_contain_text("Not ready to roll yet")
+    phone.get_by_role("link", name="Fill it in step by step").click()
+    expect(phone.locator(".guide-progress")).to_have_text("Step 1 of 7: Stylin's")
+    phone.get_by_text("Add a Stylin'").click()
+    phone.get_by_label("Name", exact=True).fill("Fightin'")
+    with phone.expect_response(lambda r: r.request.method == "POST" and "/add/" in r.url):
+        phone.get_by_label("Name", exact=True).press("Enter")
+    # The check on the page follows the save: a Stylin' is all a roll needs.
+    expect(phone.locator(f"#ready-{sheet}")).to_contain_text("Ready to roll")
+    phone.get_by_role("link", name="Next: Refinements").click()
+    expect(phone.locator(".guide-progress")).to_have_text("Step 2 of 7: Refinements")
+    phone.get_by_role("link", name="Back").click()
+    expect(phone.locator(f"#sheet-{sheet}")).to_contain_text("Fightin'")
+    phone.goto(f"{daphne_server.url}/c/{campaign}/sheets/{sheet}/guide/7/")
+    expect(phone.locator(f"#ready-{sheet}")).to_contain_text("Ready to roll")
+    assert phone.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "a step scrolls sideways on a phone"
+    phone.context.close()
