@@ -69,9 +69,6 @@ class GameSystem:
         check = self.ready or default_ready(self.sheet_template)
         return tuple(check(traits))
 
-    def starter(self, key: object) -> Starter | None:
-        return next((s for s in self.starters if s.key == key), None)
-
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
         pairs = [(m.id, d) for m in self.mechanics for d in m.decisions]
