@@ -21,6 +21,7 @@ from rules.registry import get_system
 
 from . import validation as v
 from .models import Counter, Sheet, Trait
+from .ready import Readiness
 
 
 class Blank(dict):
@@ -372,6 +373,7 @@ class SheetPage:
     groups: list[GroupView]
     counters: list[CounterView]
     scores: Scores | None
+    ready: Readiness
 
 
 def sheet_page(sheet: Sheet) -> SheetPage:
@@ -388,7 +390,8 @@ def sheet_page(sheet: Sheet) -> SheetPage:
     counters = counter_views(sheet, list(Counter.objects.filter(sheet=sheet)))
     declared = v.sheet_scores(sheet.campaign.system, sheet.kind, sheet.npc_kind)
     scores = declared.compute(traits, sheet.overrides) if declared is not None else None
-    return SheetPage(groups=groups, counters=counters, scores=scores)
+    ready = Readiness(get_system(sheet.campaign.system).missing_to_roll(traits))
+    return SheetPage(groups=groups, counters=counters, scores=scores, ready=ready)
 
 
 def scores_for(sheet: Sheet) -> Scores | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaigns.models import Campaign, Membership
+from rules.kit.starting import Line
 from rules.registry import SYSTEMS
 
 from . import import_shape as shape
@@ -474,9 +475,40 @@ def check_document(
             )
     if problems:
         raise _finish(problems)
+    _derive(sheet, template, set(parsed), keep_table_values)
     if not keep_table_values:
         _start_at_the_table(sheet, template)
     return sheet
+
+
+def _derive(sheet: CleanSheet, template, given: set[str], keep_table_values: bool) -> None:
+    """Counters the game works out from the sheet (Life Points from attributes): filled in
+    where the file gives none; on a player's import a table-owned one is always worked
+    out, and a different number in the file is said in plain words."""
+    specs = template.derived_counters()
+    if not specs:
+        return
+    lines = [Line(t.group, t.name, die=t.die, rating=t.rating) for t in sheet.traits]
+    present = {(t.group, t.name) for t in sheet.traits}
+    for group in template.groups:
+        for name in group.fixed_names:
+            if (group.key, name) not in present:
+                rating = group.default_rating if group.kind == "rating" else None
+                die = group.default_die if group.kind in v.DIE_KINDS else None
+                lines.append(Line(group.key, name, die=die, rating=rating))
+    for spec in specs:
+        value = spec.derive(lines)
+        if spec.key not in given:
+            sheet.counters[spec.key] = value
+        elif spec.table_owned and not keep_table_values and sheet.counters[spec.key] != value:
+            sheet.notices.append(
+                v.Problem(
+                    "",
+                    f"{spec.label}: {value}, worked out from the sheet (the file said "
+                    f"{sheet.counters[spec.key]}). {v.at_the_table(spec.label)}",
+                )
+            )
+            sheet.counters[spec.key] = value
 
 
 def _start_at_the_table(sheet: CleanSheet, template) -> None:
@@ -484,11 +516,13 @@ def _start_at_the_table(sheet: CleanSheet, template) -> None:
     groups as a new sheet has them (fixed traits at their default die, nothing else);
     each change is a notice for the import report."""
     for spec in template.table_owned_counters():
+        if spec.derived is not None:
+            continue  # worked out from the sheet instead (_derive)
         if sheet.counters.get(spec.key, spec.default) > spec.default:
             sheet.notices.append(
                 v.Problem(
-                    f"counters.{spec.key}",
-                    f"Set to {spec.default}, where a new character starts: "
+                    "",
+                    f"{spec.label}: set to {spec.default}, where a new character starts. "
                     f"{v.at_the_table(spec.label)}",
                 )
             )
@@ -507,8 +541,8 @@ def _start_at_the_table(sheet: CleanSheet, template) -> None:
         if changed:
             sheet.notices.append(
                 v.Problem(
-                    f"traits.{group.key}",
-                    f"Left as on a new character: {v.at_the_table(group.label)}",
+                    "",
+                    f"{group.label}: left as on a new character. {v.at_the_table(group.label)}",
                 )
             )
         sheet.traits = kept

@@ -136,11 +136,18 @@ def create_sheet(
     values = counters or {}
     Counter.objects.bulk_create(
         [
-            Counter(sheet=sheet, key=c.key, value=values.get(c.key, c.default))
+            Counter(sheet=sheet, key=c.key, value=values.get(c.key, _starting(c, fixed)))
             for c in template.counters
         ]
     )
     return sheet
+
+
+def _starting(spec, traits) -> int:
+    """A counter's value on a new sheet: worked out from its traits when the game's
+    sheet derives it (Life Points from attributes), its default otherwise."""
+    derived = spec.derive(traits)
+    return spec.default if derived is None else derived
 
 
 def clean_sheet_changes(sheet: Sheet, changes: Mapping[str, object]) -> dict:
@@ -352,8 +359,10 @@ def save_trait(
         if not updates:
             return trait
     old_name = trait.name
+    before = _derived_now(sheet)
     trait = _conditional_update(sheet, trait, loaded, updates)
     live.trait_changed(sheet, trait, renamed=trait.name != old_name)
+    _follow_traits(sheet, before)
     return trait
 
 
@@ -436,7 +445,9 @@ def delete_trait(
         _check_removable(sheet, trait)
         table_hook.writer().set_die(sheet, editor.user, group.key, trait.name, None, loaded)
         return trait
+    before = _derived_now(sheet)
     _remove(sheet, trait, loaded)
+    _follow_traits(sheet, before)
     return trait
 
 
@@ -508,6 +519,7 @@ def add_trait(
         values["flags"] = v.default_flags(system, group, values["name"])
     if logged:
         return _add_at_the_table(sheet, group, values, editor)
+    before = _derived_now(sheet)
     trait = Trait.objects.create(
         sheet=sheet,
         group=group.key,
@@ -522,6 +534,7 @@ def add_trait(
         position=(max((p for _, p in existing), default=-1) + 1),
     )
     live.group_changed(sheet, group.key)
+    _follow_traits(sheet, before)
     return trait
 
 
@@ -543,6 +556,39 @@ def _add_at_the_table(sheet: Sheet, group, values: dict, editor: Editor) -> Trai
     for key, value in extra.items():
         setattr(trait, key, value)
     return trait
+
+
+# --------------------------------------------------------------------------- derived counters
+
+
+def _derived_now(sheet: Sheet) -> dict[str, int]:
+    """The derived counters' values as the sheet's traits give them now ({} when the
+    game derives none, without a query)."""
+    specs = v.template_for(sheet.campaign.system).derived_counters()
+    if not specs:
+        return {}
+    traits = list(Trait.objects.filter(sheet=sheet).only("group", "name", "die", "rating"))
+    return {spec.key: spec.derive(traits) for spec in specs}
+
+
+def _follow_traits(sheet: Sheet, before: Mapping[str, int]) -> None:
+    """After a trait changed: a derived counter that still holds the value worked out
+    before moves to the new one; one that differs (damage taken, the GM's own number)
+    stays as it is."""
+    if not before:
+        return
+    for key, value in _derived_now(sheet).items():
+        if value == before[key]:
+            continue
+        counter = Counter.objects.filter(sheet=sheet, key=key, value=before[key]).first()
+        if counter is None:
+            continue
+        rows = Counter.objects.filter(pk=counter.pk, version=counter.version).update(
+            value=value, version=F("version") + 1
+        )
+        if rows:
+            counter.value, counter.version = value, counter.version + 1
+            live.counter_changed(sheet, counter)
 
 
 # --------------------------------------------------------------------------- counters

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import portrait, sheet, traits
+from .views import guide, portrait, sheet, traits
 
 SHEET = "c/<id:campaign_id>/sheets/<id:sheet_id>/"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("c/<id:campaign_id>/sheets/import/", sheet.sheet_import, name="sheet_import"),
     path(SHEET, sheet.sheet_detail, name="sheet_detail"),
     path(SHEET + "head/", sheet.sheet_head, name="sheet_head"),
+    path(SHEET + "guide/<int:step>/", guide.sheet_guide, name="sheet_guide"),
     path(SHEET + "portrait/", portrait.portrait, name="sheet_portrait"),
     path(SHEET + "portrait/upload/", portrait.portrait_upload, name="sheet_portrait_upload"),
     path(SHEET + "portrait/remove/", portrait.portrait_remove, name="sheet_portrait_remove"),

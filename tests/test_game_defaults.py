@@ -125,3 +125,26 @@ def test_the_pages_render_a_game_with_no_declarations(toy, gm, player, client_fo
 
     assert client.get(sheet.get_absolute_url()).status_code == 200
     assert client_for(player).get(reverse("sheet_list", args=[campaign.pk])).status_code == 200
+
+
+def test_a_game_with_no_ready_check_or_starters_gets_the_defaults_on_the_sheet_pages(
+    toy, gm, player, client_for
+):
+    from campaigns import services
+    from campaigns.models import Membership, Role
+    from sheets import services as sheet_services
+
+    assert toy.starters == ()
+    campaign = services.create_campaign(gm, name="Toys", description="", system=toy.slug)
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    client = client_for(player)
+    new = client.get(reverse("sheet_create", args=[campaign.pk])).content.decode()
+    assert "starter-picker" not in new and "Create sheet" in new
+    sheet = sheet_services.create_sheet(campaign, name="Tin Soldier", kind="pc", owner=player)
+    page = client.get(sheet.get_absolute_url()).content.decode()
+    assert "Not ready to roll yet" in page
+    assert "a trait to roll: one of your Knacks with a die or a rating" in page
+    sheet_services.add_trait(sheet, "knacks", {"name": "March", "die": "d6"}, {})
+    assert "Ready to roll" in client.get(sheet.get_absolute_url()).content.decode()
+    steps = client.get(reverse("sheet_guide", args=[campaign.pk, sheet.pk, 1])).content.decode()
+    assert "Step 1 of 2: Knacks" in steps

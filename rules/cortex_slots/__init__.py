@@ -18,6 +18,8 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
+from .start import STARTERS
+from .start import ready as READY
 from .table import ORDER, TABLE
 from .ui import UI
 
@@ -32,9 +34,11 @@ __all__ = [
     "ODDS_DECISIONS",
     "ORDER",
     "PREFIX",
+    "READY",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "STARTERS",
     "TABLE",
     "UI",
 ]

@@ -14,8 +14,11 @@ ODDS (its odds queries, `rules.kit.odds_queries`; default: none, said in words),
 (what the pages show of it, a `rules.kit.ui.GameUi`; default: the generic pages),
 TEMPLATES (the folder of its template partials; default: games/<slug>), SCORES
 (scores computed on some sheets, a `rules.kit.ui.SheetScores`; default: none) and
-DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none) and ORDER (how
-a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn).
+DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none), ORDER (how
+a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), READY
+(what a sheet still needs before it can roll, in the game's words; default: one trait
+with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
+none): `rules.kit.starting`.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .order import DEFAULT_ORDER, OrderRules
 from .sheet import SheetTemplate
+from .starting import ReadyCheck, Starter, default_ready
 from .table import Points, Transition
 from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
@@ -57,6 +61,13 @@ class GameSystem:
     scores: SheetScores | None = None
     demo: DemoCampaign | None = None
     order: OrderRules = DEFAULT_ORDER
+    ready: ReadyCheck | None = None
+    starters: tuple[Starter, ...] = ()
+
+    def missing_to_roll(self, traits) -> tuple[str, ...]:
+        """What the sheet still needs for a legal pool, in the game's words; () when ready."""
+        check = self.ready or default_ready(self.sheet_template)
+        return tuple(check(traits))
 
     def all_decisions(self) -> list[tuple[str, str]]:
         """(mechanic id, decision) for rules.md's decisions and the app's own, in ID order."""
@@ -93,6 +104,8 @@ def game_from_package(package: ModuleType) -> GameSystem:
         scores=getattr(package, "SCORES", None),
         demo=getattr(package, "DEMO", None),
         order=getattr(package, "ORDER", DEFAULT_ORDER),
+        ready=getattr(package, "READY", None) or default_ready(package.SHEET_TEMPLATE),
+        starters=tuple(getattr(package, "STARTERS", ())),
     )
 
 

@@ -6,8 +6,9 @@ sheet can never hold a trait the rules do not know how to roll.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 TraitKind = Literal["die", "die_or_compound", "rating", "text"]
 
@@ -61,6 +62,10 @@ class Counter:
     player's new or imported character starts at `default` at most.
     capped_by: the key of another counter it may never exceed (Personae's criticals
     and the Potential Threshold, PER-6).
+    derived: a pure function of the sheet's traits (objects with group, name, die,
+    rating) giving the counter's value: a new sheet, a player's import and an edit of
+    the traits it reads fill it in (an edit only while it still holds the value worked
+    out before, so damage taken or a GM's own number stays); the GM may still change it.
     """
 
     key: str
@@ -71,6 +76,14 @@ class Counter:
     help: str = ""
     table_owned: bool = False
     capped_by: str | None = None
+    derived: Callable[[Sequence[Any]], int] | None = None
+
+    def derive(self, traits: Sequence[Any]) -> int | None:
+        """The value worked out from the traits, within the counter's bounds; None when
+        the counter is not derived."""
+        if self.derived is None:
+            return None
+        return max(self.minimum, min(self.maximum, self.derived(traits)))
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,9 @@ class SheetTemplate:
 
     def table_owned_counters(self) -> tuple[Counter, ...]:
         return tuple(c for c in self.counters if c.table_owned)
+
+    def derived_counters(self) -> tuple[Counter, ...]:
+        return tuple(c for c in self.counters if c.derived is not None)
 
     def table_owned_groups(self) -> tuple[TraitGroup, ...]:
         return tuple(g for g in self.groups if g.table_owned)

@@ -20,6 +20,8 @@ from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
+from .start import STARTERS
+from .start import ready as READY
 from .table import ORDER, SESSION_FLAGS, TABLE
 from .ui import UI
 
@@ -35,10 +37,12 @@ __all__ = [
     "ODDS_DECISIONS",
     "ORDER",
     "PREFIX",
+    "READY",
     "SESSION_FLAGS",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "STARTERS",
     "UI",
     "STRESS_TYPES",
     "TABLE",

@@ -20,6 +20,8 @@ from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
+from .start import STARTERS
+from .start import ready as READY
 from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
@@ -35,10 +37,12 @@ __all__ = [
     "ORDER",
     "POINTS",
     "PREFIX",
+    "READY",
     "SCORES",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "STARTERS",
     "TABLE",
     "UI",
 ]

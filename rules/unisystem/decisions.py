@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from .rolls import MAX_REROLLS, MODIFIER_LIMIT
-from .sheet import ATTRIBUTE_MAX, ATTRIBUTE_MIN, LIFE_POINTS_MIN, NAMED_MODIFIER_LIMIT, SKILL_MAX
+from .sheet import (
+    ATTRIBUTE_MAX,
+    ATTRIBUTE_MIN,
+    LIFE_POINTS_MIN,
+    LIFE_POINTS_RULE,
+    NAMED_MODIFIER_LIMIT,
+    SKILL_MAX,
+    STARTING_DRAMA_POINTS,
+)
 from .table import ORDER
 
 DECISIONS: dict[str, list[str]] = {
@@ -69,6 +77,12 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: an attack total below 9 misses and deals no damage; Life Points can drop "
         f"below zero (down to {LIFE_POINTS_MIN}) and healing stops at the maximum when one is "
         "given.",
+        f"Decision: a new character's Life Points and Maximum Life Points are {LIFE_POINTS_RULE} "
+        "(26 for an average human), worked out from the sheet when it is made and when those "
+        "attributes change while Life Points are still full; the seed gives no formula, so "
+        "this is the usual Unisystem one, and the GM can change either at the table.",
+        f"Decision: a new character starts with {STARTING_DRAMA_POINTS} Drama Points; the seed "
+        "names Drama Points but gives no starting number.",
     ],
     "UNI-10": [
         "Decision: in a short task the helpers roll first, in the order listed, then the "

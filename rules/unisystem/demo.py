@@ -32,7 +32,7 @@ DEMO = DemoCampaign(
                     {"name": "Clown", "rating": -1, "notes": "Jokes at the worst moments."}
                 ],
             },
-            {"drama_points": 10, "life_points": 26, "max_life_points": 26},
+            {"drama_points": 10, "life_points": 22, "max_life_points": 22},
             notes="The researcher. Once leapt between two buildings and does not talk about it.",
         ),
         sheet(
@@ -64,7 +64,7 @@ DEMO = DemoCampaign(
                     {"name": "Occultism", "rating": 2, "flags": {"mental": True}},
                 ],
             },
-            {"life_points": 52, "max_life_points": 52},
+            {"life_points": 46, "max_life_points": 46},
             kind="npc",
             npc_kind="adversary",
             hidden=True,

@@ -4,12 +4,25 @@ Points and Life Points."""
 from __future__ import annotations
 
 from ..kit.sheet import Counter, SheetTemplate, TraitGroup
+from ..kit.starting import rating_of
 
 ATTRIBUTES = ("Strength", "Dexterity", "Constitution", "Intelligence", "Perception", "Willpower")
 ATTRIBUTE_MIN, ATTRIBUTE_MAX = 1, 30
 SKILL_MAX = 15
 NAMED_MODIFIER_LIMIT = 20
 LIFE_POINTS_MIN, LIFE_POINTS_MAX = -99, 999
+STARTING_DRAMA_POINTS = 10
+LIFE_POINTS_RULE = "10 + 4 × (Strength + Constitution)"
+
+
+def life_points(traits) -> int:
+    """UNI-9's Life Points, worked out from the sheet: 10 + 4 × (Strength + Constitution),
+    so an average human (2 and 2) has 26 (decisions.py: the seed gives no formula)."""
+    strength = rating_of(traits, "attributes", "Strength", 2)
+    constitution = rating_of(traits, "attributes", "Constitution", 2)
+    return 10 + 4 * (strength + constitution)
+
+
 # Skills that start out flagged when added by name (the GM can change them).
 DEFAULT_SKILL_FLAGS = (
     ("getting medieval", "combat"),
@@ -72,7 +85,13 @@ SHEET_TEMPLATE = SheetTemplate(
     ),
     counters=(
         Counter(
-            "drama_points", "Drama Points", 0, 99, 0, "spent for bonuses and luck", table_owned=True
+            "drama_points",
+            "Drama Points",
+            0,
+            99,
+            STARTING_DRAMA_POINTS,
+            f"spent for bonuses and luck; a new character starts with {STARTING_DRAMA_POINTS}",
+            table_owned=True,
         ),
         Counter(
             "life_points",
@@ -80,8 +99,9 @@ SHEET_TEMPLATE = SheetTemplate(
             LIFE_POINTS_MIN,
             LIFE_POINTS_MAX,
             0,
-            "damage subtracts from these; healing adds back",
+            f"damage subtracts from these; healing adds back; they start at {LIFE_POINTS_RULE}",
             table_owned=True,  # UNI-9
+            derived=life_points,
         ),
         Counter(
             "max_life_points",
@@ -89,7 +109,8 @@ SHEET_TEMPLATE = SheetTemplate(
             0,
             LIFE_POINTS_MAX,
             0,
-            "healing never goes past this",
+            f"healing never goes past this: {LIFE_POINTS_RULE}",
+            derived=life_points,
         ),
     ),
     npc_kinds=("guest_star", "adversary"),

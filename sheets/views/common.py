@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString
 from .. import display, services
 from .. import validation as v
 from ..models import Sheet
+from ..ready import readiness
 
 TEMPLATE = "sheets/sheet.html"
 
@@ -65,7 +66,15 @@ def partial_response(
     extra: str = "",
 ) -> HttpResponse:
     html = render_to_string(f"{TEMPLATE}#{partial}", with_csrf(request, context), request) + extra
+    if request.method == "POST" and status < 300 and context.get("g") is not None:
+        html += ready_oob(request, context)
     return HttpResponse(html, status=status)
+
+
+def ready_oob(request: HttpRequest, context: dict) -> str:
+    """A saved trait may make the sheet ready to roll (or not): the check follows it."""
+    ready_context = {**context, "ready": readiness(context["sheet"]), "ready_oob": True}
+    return render_to_string(f"{TEMPLATE}#ready", ready_context, request)
 
 
 def status_line(text: str, *, problem: bool = False) -> str:

@@ -23,6 +23,8 @@ from ..permissions import (
     login_required_htmx,
     visible_sheets,
 )
+from ..ready import readiness_of
+from ..starters import create_from_starter, starters_for
 from .common import (
     TEMPLATE,
     back_to_sheet,
@@ -56,6 +58,9 @@ HEAD_LABELS = {
 def sheet_list(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
     sheets = list(visible_sheets(campaign.pk, membership).order_by("kind", "name", "pk"))
+    ready = readiness_of(sheets, campaign.system)
+    for s in sheets:
+        s.ready = ready[s.pk]
     return render(
         request,
         "sheets/list.html",
@@ -76,31 +81,53 @@ def sheet_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     form = SheetCreateForm(request.POST or None, campaign=campaign, membership=membership)
     at_cap = limits.why_not(membership)
-    if request.method == "POST" and form.is_valid() and not at_cap:
+    offered = starters_for(campaign.system)
+    picked = request.POST.get("starter", "")
+    starter = next((s for s in offered if s.key == picked), None)
+    starter_error = ""
+    if picked and starter is None:
+        starter_error = "Choose one of the starting characters, or a blank sheet."
+    if request.method == "POST" and form.is_valid() and not at_cap and not starter_error:
         data = form.cleaned_data
         owner = None
         if data["kind"] == v.KIND_PC:
             owner = get_user_model().objects.get(pk=data["owner"])
+        details = {
+            "name": data["name"],
+            "kind": data["kind"],
+            "owner": owner,
+            "npc_kind": data.get("npc_kind", ""),
+            "hidden": data.get("hidden", False),
+            "creator": membership,
+        }
         try:
-            sheet = services.create_sheet(
-                campaign,
-                name=data["name"],
-                kind=data["kind"],
-                owner=owner,
-                npc_kind=data.get("npc_kind", ""),
-                hidden=data.get("hidden", False),
-                creator=membership,
-            )
+            if starter is not None:
+                sheet = create_from_starter(campaign, starter, **details)
+            else:
+                sheet = services.create_sheet(campaign, **details)
         except limits.AtSheetCap as refusal:
             at_cap = str(refusal)
         else:
-            messages.success(request, f"{sheet.name} is ready: fill in the sheet below.")
+            if starter is not None:
+                messages.success(
+                    request, f"{sheet.name} starts as {starter.name}: change anything below."
+                )
+            else:
+                messages.success(request, f"{sheet.name} is ready: fill in the sheet below.")
             return redirect(sheet)
     return render(
         request,
         "sheets/create.html",
-        {"campaign": campaign, "membership": membership, "form": form, "at_cap": at_cap},
-        status=422 if request.method == "POST" and at_cap else 200,
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "form": form,
+            "at_cap": at_cap,
+            "starters": offered,
+            "picked": picked if starter is not None else "",
+            "starter_error": starter_error,
+        },
+        status=422 if request.method == "POST" and (at_cap or starter_error) else 200,
     )
 
 
@@ -143,7 +170,9 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def sheet_detail(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
     sheet, membership, can_edit = get_sheet_for_user(request.user, campaign_id, sheet_id)
     page = display.sheet_page(sheet)
-    context = sheet_context(sheet, membership, can_edit, page=page, scores=page.scores)
+    context = sheet_context(
+        sheet, membership, can_edit, page=page, scores=page.scores, ready=page.ready
+    )
     _head_extras(sheet, membership, context)
     # The Remove button needs to know; a sheet that never had a portrait asks nothing.
     context["has_portrait"] = bool(sheet.portrait_version) and (

@@ -46,6 +46,8 @@ PLAYER_PAGES = (
     "/c/{id}/",
     "/c/{id}/sheets/",
     "/c/{id}/sheets/{sheet}/",
+    "/c/{id}/sheets/{sheet}/guide/1/",
+    "/c/{id}/sheets/new/",
     "/c/{id}/table/",
     "/accounts/profile/",
 )

@@ -58,8 +58,10 @@ def test_gm_creates_a_pc_for_a_player_with_the_templates_fixed_traits_and_counte
     template = get_system(system).sheet_template
     fixed = [(g.key, n) for g in template.groups for n in g.fixed_names]
     assert sorted(Trait.objects.filter(sheet=sheet).values_list("group", "name")) == sorted(fixed)
+    # Counters start at their default, or worked out from the sheet where the game says so.
+    traits = list(Trait.objects.filter(sheet=sheet))
     assert {c.key: c.value for c in Counter.objects.filter(sheet=sheet)} == {
-        c.key: c.default for c in template.counters
+        c.key: c.default if c.derived is None else c.derive(traits) for c in template.counters
     }
 
 

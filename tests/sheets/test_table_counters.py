@@ -246,11 +246,11 @@ def test_a_gm_edit_made_on_a_stale_page_is_a_conflict_and_logs_nothing(
     campaign = make_campaign("unisystem")
     sheet = make_sheet(campaign, "Malcolm")
     url = counter_url(sheet, "drama_points")
-    assert client_for(gm).post(url, {"value": "10", "version": 1}, **htmx).status_code == 200
+    assert client_for(gm).post(url, {"value": "12", "version": 1}, **htmx).status_code == 200
     response = client_for(gm).post(url, {"value": "4", "version": 1}, **htmx)
-    assert response.status_code == 409 and "changed Drama Points to 10" in text(response)
-    assert row(sheet, "drama_points") == (10, 2)
-    assert TableEvent.objects.get().headline == "GM set Malcolm's Drama Points to 10 (was 0)"
+    assert response.status_code == 409 and "changed Drama Points to 12" in text(response)
+    assert row(sheet, "drama_points") == (12, 2)
+    assert TableEvent.objects.get().headline == "GM set Malcolm's Drama Points to 12 (was 10)"
 
 
 def test_a_gm_edit_out_of_bounds_is_refused_beside_the_field(
@@ -408,11 +408,13 @@ def test_a_player_import_cannot_inflate_plot_points(make_campaign, player, clien
     assert not Trait.objects.filter(sheet=sheet, group="complications").exists()
     assert Trait.objects.get(sheet=sheet, name="Fightin'").die == 10  # the rest is imported
     shown = messages_shown(response)
-    assert any(
-        m.startswith("counters.plot_points: Set to 0") and "ask the GM" in m for m in shown
-    ), shown
-    assert any(m.startswith("traits.stress:") for m in shown)
-    assert any(m.startswith("traits.complications:") for m in shown)
+    assert (
+        "Plot points: set to 0, where a new character starts. Plot points change at the table: ask the GM."
+        in shown
+    )
+    assert "Stress: left as on a new character. Stress changes at the table: ask the GM." in shown
+    assert any(m.startswith("Complications: left as on a new character.") for m in shown)
+    assert not any("counters." in m or "traits." in m for m in shown)
     assert not TableEvent.objects.exists()
 
 
