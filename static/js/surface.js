@@ -2,7 +2,9 @@
    dashboard, the log, the table) become tabs, and the pool builder's odds fold into a
    sheet at the bottom with the Roll button. Also the dashboard's − / + steppers and its
    rows of dice. Layout is CSS (static/css/app.css, "play surface"); this only switches
-   classes and ARIA. Without it the page is one column and every control still posts. */
+   classes and ARIA (theme.js marks <html class="js"> in <head>, so the page is tabbed
+   from its first paint). Without script the page is one column and every control
+   still posts. */
 (function () {
   "use strict";
 
@@ -40,7 +42,6 @@
 
     function apply() {
       var narrow = NARROW.matches;
-      tablist.hidden = !narrow;
       page.classList.toggle("surface-tabbed", narrow);
       tabs.forEach(function (tab) {
         var panel = panelOf(tab);
@@ -82,11 +83,9 @@
     });
   }
 
-  // Buttons that only work with script are shown by it; a builder re-rendered by htmx
-  // gets its tray opened again if it was open.
+  // Controls that need script are shown by CSS (.js-only); here a dice picker gets its
+  // remove buttons where a row may go, and a re-rendered builder its tray as it was.
   function enhance(root) {
-    root.querySelectorAll(".stepper-buttons[hidden], [data-dice-add][hidden], .pool-tray-toggle[hidden]")
-      .forEach(function (el) { el.hidden = false; });
     root.querySelectorAll("[data-dice-picker]").forEach(showRemoveButtons);
     var trays = root.matches && root.matches(".pool-tray") ? [root] : root.querySelectorAll(".pool-tray");
     Array.prototype.forEach.call(trays, function (tray) {
