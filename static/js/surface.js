@@ -9,7 +9,9 @@
   "use strict";
 
   var NARROW = window.matchMedia("(max-width: 62.49rem)");
-  var openTrays = {};
+  var TRAY_KEY = "rollcall-open-trays";
+  var openTrays = {};  // the trays the player opened, by sheet: kept for the tab's life
+  try { openTrays = JSON.parse(window.sessionStorage.getItem(TRAY_KEY) || "{}") || {}; } catch (e) { openTrays = {}; }
 
   function tabKey(page) {
     return "rollcall-tab-" + (page.getAttribute("data-campaign") || "");
@@ -97,7 +99,12 @@
     tray.classList.toggle("is-open", open);
     var toggle = tray.querySelector(".pool-tray-toggle");
     if (toggle) { toggle.setAttribute("aria-expanded", open ? "true" : "false"); }
+  }
+
+  // Only the player's own click opens or closes a tray; a re-render finds it as they left it.
+  function keepTray(tray, open) {
     openTrays[tray.getAttribute("data-tray")] = open;
+    try { window.sessionStorage.setItem(TRAY_KEY, JSON.stringify(openTrays)); } catch (e) { /* private mode */ }
   }
 
   function step(input, by) {
@@ -156,7 +163,9 @@
       if (next) { next.querySelector("select").focus(); }
     } else if (target.classList.contains("pool-tray-toggle")) {
       var tray = target.closest(".pool-tray");
-      setTray(tray, !tray.classList.contains("is-open"));
+      var open = !tray.classList.contains("is-open");
+      setTray(tray, open);
+      keepTray(tray, open);
     }
   });
 
