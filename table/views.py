@@ -277,14 +277,19 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
             error = error_text(exc)
     if not request.htmx:
         return redirect("table", campaign.pk)
-    data = request.POST.copy()
+    data: Mapping = request.POST
     if not error:
-        data["plot_points"] = "0"
+        # The roll clears the pool (a second tap on Roll rolls nothing; Again, just
+        # remembered, brings it back in one tap), so nothing lists it as being built.
+        data = {key: request.POST.get(key, "") for key in AFTER_A_ROLL}
     state = scene_state(campaign, membership)
     context = builder_context(
         campaign, membership, sheet, data, state, message=message, error=error
     )
     return render(request, "table/page.html#pool-builder", context)
+
+
+AFTER_A_ROLL = ("visibility", "target")  # what the player chose for the table, not the pool
 
 
 def roll_request(

@@ -2,12 +2,16 @@
    dashboard, the log, the table) become tabs, and the pool builder's odds fold into a
    sheet at the bottom with the Roll button. Also the dashboard's − / + steppers and its
    rows of dice. Layout is CSS (static/css/app.css, "play surface"); this only switches
-   classes and ARIA. Without it the page is one column and every control still posts. */
+   classes and ARIA (theme.js marks <html class="js"> in <head>, so the page is tabbed
+   from its first paint). Without script the page is one column and every control
+   still posts. */
 (function () {
   "use strict";
 
   var NARROW = window.matchMedia("(max-width: 62.49rem)");
-  var openTrays = {};
+  var TRAY_KEY = "rollcall-open-trays";
+  var openTrays = {};  // the trays the player opened, by sheet: kept for the tab's life
+  try { openTrays = JSON.parse(window.sessionStorage.getItem(TRAY_KEY) || "{}") || {}; } catch (e) { openTrays = {}; }
 
   function tabKey(page) {
     return "rollcall-tab-" + (page.getAttribute("data-campaign") || "");
@@ -40,7 +44,6 @@
 
     function apply() {
       var narrow = NARROW.matches;
-      tablist.hidden = !narrow;
       page.classList.toggle("surface-tabbed", narrow);
       tabs.forEach(function (tab) {
         var panel = panelOf(tab);
@@ -82,11 +85,9 @@
     });
   }
 
-  // Buttons that only work with script are shown by it; a builder re-rendered by htmx
-  // gets its tray opened again if it was open.
+  // Controls that need script are shown by CSS (.js-only); here a dice picker gets its
+  // remove buttons where a row may go, and a re-rendered builder its tray as it was.
   function enhance(root) {
-    root.querySelectorAll(".stepper-buttons[hidden], [data-dice-add][hidden], .pool-tray-toggle[hidden]")
-      .forEach(function (el) { el.hidden = false; });
     root.querySelectorAll("[data-dice-picker]").forEach(showRemoveButtons);
     var trays = root.matches && root.matches(".pool-tray") ? [root] : root.querySelectorAll(".pool-tray");
     Array.prototype.forEach.call(trays, function (tray) {
@@ -98,7 +99,12 @@
     tray.classList.toggle("is-open", open);
     var toggle = tray.querySelector(".pool-tray-toggle");
     if (toggle) { toggle.setAttribute("aria-expanded", open ? "true" : "false"); }
+  }
+
+  // Only the player's own click opens or closes a tray; a re-render finds it as they left it.
+  function keepTray(tray, open) {
     openTrays[tray.getAttribute("data-tray")] = open;
+    try { window.sessionStorage.setItem(TRAY_KEY, JSON.stringify(openTrays)); } catch (e) { /* private mode */ }
   }
 
   function step(input, by) {
@@ -157,7 +163,9 @@
       if (next) { next.querySelector("select").focus(); }
     } else if (target.classList.contains("pool-tray-toggle")) {
       var tray = target.closest(".pool-tray");
-      setTray(tray, !tray.classList.contains("is-open"));
+      var open = !tray.classList.contains("is-open");
+      setTray(tray, open);
+      keepTray(tray, open);
     }
   });
 

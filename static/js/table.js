@@ -257,8 +257,11 @@
   // Pool builder: what a player types while the builder's own request is out (a goal, a
   // number whose pause has not come yet) is not lost when that request's answer replaces
   // the builder, and neither is their place: the fields changed since the request left
-  // get their values back in the new builder, focus returns to the field they were in,
-  // and the builder asks again with what they typed.
+  // get their values back in the new builder, and the builder asks again with what they
+  // typed. Whatever replaces the builder (a tick, Again, Roll, another member's update),
+  // the focus goes back to the same control in the new one: the same trait's box (by
+  // name and value), the same field, the same button (by its place among those that say
+  // the same).
   var BUILDER_FIELDS = "input[type=text], input[type=number], input[type=search], textarea, select";
 
   function builderFields(form) {
@@ -271,6 +274,37 @@
 
   var keptEdits = {};
 
+  function focusKey(el, builder) {
+    if (el.id) { return { id: el.id }; }
+    if (el.name && el.name !== "clicked") {
+      var box = el.type === "checkbox" || el.type === "radio";
+      return { name: el.name, value: box ? el.value : null };
+    }
+    var text = el.textContent.trim();
+    var same = Array.prototype.filter.call(builder.querySelectorAll(el.tagName), function (other) {
+      return other.textContent.trim() === text;
+    });
+    return { tag: el.tagName, text: text, index: same.indexOf(el) };
+  }
+
+  function findByKey(key, builder) {
+    if (key.id) { return document.getElementById(key.id); }
+    if (key.name) {
+      return Array.prototype.filter.call(builder.querySelectorAll("[name]"), function (el) {
+        return el.name === key.name && (key.value === null || el.value === key.value);
+      })[0] || null;
+    }
+    return Array.prototype.filter.call(builder.querySelectorAll(key.tag), function (el) {
+      return el.textContent.trim() === key.text;
+    })[key.index] || null;
+  }
+
+  // Where a control is gone or disabled (Roll, once the roll has cleared the pool), focus
+  // goes to what follows in the builder: Again, or its first trait.
+  function focusable(el) {
+    return el && !el.disabled && el.getClientRects().length > 0;
+  }
+
   document.addEventListener("htmx:beforeRequest", function (evt) {
     var form = evt.detail && evt.detail.elt;
     if (form && form.matches && form.matches(".pool-builder form")) { form.sentFields = builderFields(form); }
@@ -281,18 +315,44 @@
     if (!target || !target.matches || !target.matches(".pool-builder") || !evt.detail.shouldSwap) { return; }
     var form = target.querySelector("form");
     var sent = form && form.sentFields;
-    if (!sent || evt.detail.requestConfig && evt.detail.requestConfig.elt !== form) { return; }
-    var now = builderFields(form), changed = {}, any = false;
-    Object.keys(now).forEach(function (name) {
-      if (now[name] !== sent[name]) { changed[name] = now[name]; any = true; }
-    });
+    var own = sent && !(evt.detail.requestConfig && evt.detail.requestConfig.elt !== form);
+    var changed = {}, any = false;
+    if (own) {
+      var now = builderFields(form);
+      Object.keys(now).forEach(function (name) {
+        if (now[name] !== sent[name]) { changed[name] = now[name]; any = true; }
+      });
+    }
     var active = document.activeElement;
-    var focus = active && form.contains(active) && active.name ? {
-      name: active.name,
+    var focus = active && active !== target && target.contains(active) ? {
+      key: focusKey(active, target),
       start: typeof active.selectionStart === "number" ? active.selectionStart : null,
       end: typeof active.selectionEnd === "number" ? active.selectionEnd : null
     } : null;
     if (any || focus) { keptEdits[target.id] = { changed: any ? changed : null, focus: focus }; }
+  });
+
+  // The focus goes back as soon as the new builder is in the page (a key pressed before
+  // it settles must not start from the top of the page), and again once it has settled.
+  function refocus(kept, builder, form) {
+    var field = findByKey(kept.focus.key, builder);
+    if (!focusable(field)) {
+      field = [builder.querySelector(".pool-again button"), form.querySelector("input[name=trait]:not([disabled])")]
+        .filter(focusable)[0] || null;
+    }
+    if (!field || document.activeElement === field) { return; }
+    field.focus({ preventScroll: true });
+    if (kept.focus.start !== null && field.setSelectionRange) {
+      try { field.setSelectionRange(kept.focus.start, kept.focus.end); } catch (err) { /* number fields */ }
+    }
+  }
+
+  document.addEventListener("htmx:afterSwap", function () {
+    Object.keys(keptEdits).forEach(function (id) {
+      var builder = document.getElementById(id);
+      var form = builder && builder.querySelector("form");
+      if (form && keptEdits[id].focus) { refocus(keptEdits[id], builder, form); }
+    });
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -308,15 +368,8 @@
           if (field && field.matches(BUILDER_FIELDS)) { field.value = kept.changed[name]; }
         });
       }
-      if (kept.focus) {
-        var field = form.querySelector("[name='" + kept.focus.name + "']");
-        if (field && document.activeElement !== field) {
-          field.focus({ preventScroll: true });
-          if (kept.focus.start !== null && field.setSelectionRange) {
-            try { field.setSelectionRange(kept.focus.start, kept.focus.end); } catch (err) { /* number fields */ }
-          }
-        }
-      }
+      var lost = !document.activeElement || document.activeElement === document.body;
+      if (kept.focus && lost) { refocus(kept, builder, form); }
       if (kept.changed && window.htmx) { htmx.trigger(form, "change"); }
     });
   });

@@ -30,6 +30,7 @@
     }
   };
 
+  root.classList.add("js");  // CSS lays script-only controls and the phone's tabs out from the first paint
   apply(stored());
   if (query) {
     var follow = function () { if (window.rollcallTheme.get() === "system") { apply("system"); } };

@@ -115,7 +115,9 @@ def _wait_for_seq(page: Page, seq: int) -> None:
 
 
 def _roll_with_key(page: Page, builder: str) -> int:
-    """Focus a trait of the builder and press `r`: the roll's card reaches the page."""
+    """Pick the pool (a roll clears it), focus a trait of the builder and press `r`: the
+    roll's card reaches the page."""
+    _pick(page, builder)
     before = max(_seqs(page), default=0)
     # The builder has settled after the last click (no re-render on its way).
     expect(page.locator(f"{builder} .pool-roll button[type=submit]")).to_be_enabled()

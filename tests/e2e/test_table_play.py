@@ -192,6 +192,15 @@ def _roll(page: Page, builder: str, after: int = 0) -> int:
     return max(_seqs(page))
 
 
+def _again(page: Page, builder: str) -> None:
+    """A roll clears the pool: Again brings the last one back, in one tap."""
+    if page.locator(f"{builder} label.trait-choice.is-selected").count():
+        return
+    with page.expect_response(_is_builder_post):
+        page.locator(f"{builder} .pool-again button").first.click()
+    expect(page.locator(f"{builder} label.trait-choice.is-selected").first).to_be_visible()
+
+
 def _wait_for_card(pages, seq: int) -> None:
     for page in pages.values():
         expect(page.locator(f"#event-{seq}")).to_be_attached()
@@ -303,6 +312,7 @@ def _edit_on_the_sheet_page(pages, server, table, system) -> None:
     """Ace steps her Pistol down on her sheet, in another tab: the table tab's open
     builder shows the new die, still picked, unclicked."""
     alice, builder = pages["alice"], _builder(table, system, "alice")
+    _again(alice, builder)
     pistol = _trait(alice, builder, "Pistol")
     expect(pistol).to_have_class(SELECTED)
     expect(pistol.locator(".trait-die")).to_have_text("d12")
@@ -349,8 +359,10 @@ def _contest(pages, table, system) -> None:
             break
         assert "▶ Thugs’s turn" in text or "▶ Ace’s turn" in text, text
         if "▶ Thugs’s turn" in text:
+            _again(gm, npc_builder)
             seq = _roll(gm, npc_builder, after=seq)
         else:
+            _again(alice, ace_builder)
             seq = _roll(alice, ace_builder, after=seq)
     else:
         raise AssertionError("the contest did not end in 20 rolls")
@@ -392,7 +404,10 @@ def _socket_outage(pages, table, system) -> None:
             reads.append(request.url)
 
     gm.on("request", read)
-    missed = [_roll(alice, builder), _roll(alice, builder)]
+    missed = []
+    for _ in range(2):
+        _again(alice, builder)
+        missed.append(_roll(alice, builder))
     for seq in missed:
         expect(bob.locator(f"#event-{seq}")).to_have_count(0)
         expect(gm.locator(f"#event-{seq}")).to_be_attached()
