@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -24,6 +24,7 @@ from rules.kit.builder import build as build_pool
 from rules.kit.d10_table import bonus_grant
 from sheets.models import Sheet, Trait
 
+from . import live_pool
 from .scene_panel import counters_of, open_contest, scene_state, scene_target, session_assets
 from .view_support import whole_number
 
@@ -86,6 +87,8 @@ class BuilderInputs:
     target: int | None
     contest: dict[str, Any] | None
     table: dict[str, Any]  # the GM's difficulty and bonus dice (from_the_table)
+    # The dice the GM added to this roll while it is built (table.live_pool).
+    additions: list[dict[str, Any]] = field(default_factory=list)
 
     def key(self) -> str:
         # A trait's version rises on every edit; a reorder moves only its position.
@@ -93,7 +96,8 @@ class BuilderInputs:
         text = json.dumps(
             [lines, self.sheet_version]
             + [self.assets, sorted(self.counters.items()), self.target, self.contest]
-            + ([self.table] if self.table else []),
+            + ([self.table] if self.table else [])
+            + ([self.additions] if self.additions else []),
             sort_keys=True,
             default=str,
         )
@@ -101,9 +105,16 @@ class BuilderInputs:
 
 
 def builder_inputs(
-    campaign: Campaign, sheet: Sheet, state: Mapping, session: Mapping | None = None
+    campaign: Campaign,
+    sheet: Sheet,
+    state: Mapping,
+    session: Mapping | None = None,
+    *,
+    live: bool = False,
 ) -> BuilderInputs:
-    """`session`: the session Assets, when the caller has read them already."""
+    """`session`: the session Assets, when the caller has read them already. `live`: the
+    player's own builder, whose roll takes the dice the GM added to it (table.live_pool);
+    other forms that build a pool from a sheet take none."""
     return BuilderInputs(
         traits=list(Trait.objects.filter(sheet=sheet).select_related("parent", "link")),
         sheet_version=sheet.version,
@@ -112,6 +123,7 @@ def builder_inputs(
         target=scene_target(campaign, state),
         contest=open_contest(state),
         table=from_the_table(campaign, sheet, state),
+        additions=live_pool.addition_entries(campaign.pk, sheet.pk) if live else [],
     )
 
 
@@ -143,7 +155,8 @@ def table_assets(
 def build(
     campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs, *, gm: bool
 ) -> Pool:
-    """The pool of the builder's fields against its inputs."""
+    """The pool of the builder's fields against its inputs: the request is the roll's,
+    the GM's added dice in it, and its cost is the one the roll charges."""
     return build_pool(
         campaign.game,
         inputs.traits,
@@ -153,6 +166,8 @@ def build(
         target=inputs.target,
         table_assets=inputs.assets,
         table={**inputs.table, "gm": gm},
+        additions=inputs.additions,
+        gm_side=gm and sheet.kind == Sheet.Kind.NPC,
     )
 
 
@@ -169,5 +184,5 @@ def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[Pool, int | No
     _, membership = get_campaign_for_user(user, campaign.pk)
     sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))
     state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state)
+    inputs = builder_inputs(campaign, sheet, state, live=True)
     return build(campaign, sheet, data, inputs, gm=membership.is_gm), target_of(data, inputs)

@@ -194,12 +194,10 @@ def builder_context(
     error: str = "",
     session: Mapping | None = None,
 ) -> dict[str, Any]:
-    inputs = builder_inputs(campaign, sheet, state, session)
-    pool = build(campaign, sheet, data, inputs, gm=membership.is_gm)
+    inputs = builder_inputs(campaign, sheet, state, session, live=True)
+    pool = build(campaign, sheet, data, inputs, gm=membership.is_gm)  # the GM's dice in it
     target = target_of(data, inputs)
     gm_additions = live_pool.additions_of(campaign.pk, sheet.pk)
-    if gm_additions:  # the odds of the roll that will be made, the GM's dice in it
-        pool.request = live_pool.with_additions(campaign, sheet, pool.request)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
         "depends": inputs.key(),
@@ -231,7 +229,7 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
     if request.method == "GET" and "depends" in data:
         # The page asks after another member's action: 204 if what this builder shows
         # from the table is unchanged, 200 if it should re-render itself.
-        current = builder_inputs(campaign, sheet, state).key()
+        current = builder_inputs(campaign, sheet, state, live=True).key()
         return HttpResponse(status=204 if data["depends"] == current else 200)
     if request.method == "POST":
         data = recent_pools.with_recent(data, campaign.pk, sheet.pk, membership)
@@ -249,14 +247,13 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state)
+    inputs = builder_inputs(campaign, sheet, state, live=True)  # the GM's dice: the server's
     pool = build(campaign, sheet, request.POST, inputs, gm=membership.is_gm)
     error = message = ""
     if pool.request is None or pool.errors:
         error = pool.errors[0] if pool.errors else "Pick dice first."
     else:
         name, req = roll_request(campaign, sheet, pool, request.POST, state)
-        req = live_pool.with_additions(campaign, sheet, req)  # the server's, never the form's
         chosen = str(request.POST.get("visibility") or "public")
         try:
             spend(campaign, request.user)
