@@ -240,6 +240,34 @@ def test_unisystem_resisted_ticks_both_sides_from_their_sheets(gm, player, obser
     assert event.request["defender"]["name"] == "Vamp"
 
 
+def test_unisystem_a_players_chase_form_rolls_their_character_against_the_chaser(
+    gm, player, observer, client_for
+):
+    """UNI-13: the player's own character runs (the form's "Your roll"), the chaser is
+    picked with their traits; the form is not refused for naming no runner."""
+    campaign = make_campaign(gm, player, observer, "unisystem")
+    hero, t = build_sheet(campaign, player, "unisystem", "Hero")
+    foe, f = build_sheet(campaign, None, "unisystem", "Vamp", kind="npc")
+    start_scene(campaign)
+    response = _act(
+        client_for(player),
+        campaign,
+        "chase",
+        {
+            "sheet": hero.pk,
+            "chase-lead": "2",
+            "chase-runner-trait": ids(t["dex"]),
+            "chase-chaser-sheet": foe.pk,
+            "chase-chaser-trait": ids(f["dex"]),
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(client_for(gm), campaign, "chase")
+    assert shown
+    assert event.request["runner"]["name"] == "Hero" and event.request["runner"]["attribute"] == 4
+    assert event.request["chaser"]["name"] == "Vamp"
+
+
 # --------------------------------------------------------------------------- what players see
 
 
