@@ -308,6 +308,18 @@ def _kept_dice_value(pickers: Pickers, key: str, control: FieldControl, data: Ma
     return {slot: (v[0] if dict(control.slots)[slot] == 1 else v) for slot, v in picked.items()}
 
 
+def _form_fields(data: Mapping, key: str) -> dict[str, Any]:
+    """The form's own plain fields (its goal, a typed difficulty), which the builder reads
+    too: a pool ticked on the form is built as the form asks, so it is not refused for a
+    goal the form holds (PER-8, PER-9)."""
+    prefix = key.partition("-")[0] + "-"
+    return {
+        k[len(prefix) :]: data.get(k)
+        for k in data
+        if k.startswith(prefix) and "-" not in k[len(prefix) :]
+    }
+
+
 def _pool_value(campaign, membership, pickers, key, control, data, acting) -> Any:
     ticked = form_ints(form_list(data, f"{key}-trait")[:60])
     if control.whose == "picked":
@@ -321,8 +333,9 @@ def _pool_value(campaign, membership, pickers, key, control, data, acting) -> An
         if acting is None:
             raise PickError("Choose the character whose traits these are.")
         sheet = acting
+    fields = {**_form_fields(data, key), "trait": ticked}
     pool = build(
-        campaign, sheet, {"trait": ticked}, builder_inputs(campaign, sheet, pickers.state),
+        campaign, sheet, fields, builder_inputs(campaign, sheet, pickers.state),
         gm=membership.is_gm,
     )  # fmt: skip
     if pool.errors:

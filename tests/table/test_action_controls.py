@@ -268,6 +268,34 @@ def test_unisystem_a_players_chase_form_rolls_their_character_against_the_chaser
     assert event.request["chaser"]["name"] == "Vamp"
 
 
+@pytest.mark.parametrize("who", ["player", "gm"])
+def test_personae_concerted_effort_form_takes_its_goal(who, gm, player, observer, client_for):
+    """PER-8, PER-9: the coordinator's traits are ticked and the goal typed on the form;
+    the form is played, not refused for a goal it holds, and the card keeps the goal."""
+    campaign = make_campaign(gm, player, observer, "personae")
+    hero, t = build_sheet(campaign, player, "personae", "Ace")
+    helper, _ = build_sheet(campaign, None, "personae", "Bo", kind="npc")
+    start_scene(campaign)
+    actions.perform(campaign, gm, "set_difficulty", {"difficulty": 6})
+    response = _act(
+        client_for(gm if who == "gm" else player),
+        campaign,
+        "concerted_effort",
+        {
+            "sheet": hero.pk,
+            "concerted_effort-coordinator-trait": ids(t["sword"], t["might"]),
+            "concerted_effort-contributors": [helper.pk],
+            "concerted_effort-goal": "Drive them back",
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(client_for(player), campaign, "concerted_effort")
+    assert shown
+    assert event.request["goal"] == "Drive them back"
+    assert event.request["coordinator"]["skill_name"] == "Swordplay"
+    assert event.request["contributors"][0]["name"] == "Bo"
+
+
 # --------------------------------------------------------------------------- what players see
 
 
