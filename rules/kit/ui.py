@@ -140,6 +140,10 @@ class FieldControl:
     like: str = ""
     source: str = ""
     slots: tuple[tuple[str, int], ...] = ()
+    # KEPT_DICE: a die flagged `apart` in the kept roll is never picked by number; with
+    # `apart_choices` ((value, label), ...) the form asks where it goes, put under `apart`.
+    apart: str = ""
+    apart_choices: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

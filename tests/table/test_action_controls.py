@@ -174,6 +174,47 @@ def test_cortex_slots_resplit_picks_the_kept_rolls_dice(gm, player, observer, cl
     assert event.params["roll"] == roll.seq
 
 
+def test_cortex_slots_resplit_places_the_big_hero_die_by_name(gm, player, observer, client_for):
+    """CTX-2, CTX-6: the Big Hero Die is not offered as a numbered die (the rules place it
+    by name); the form asks which slot it joins, and the new split puts it there."""
+    campaign = make_campaign(gm, player, observer, "cortex_slots")
+    sheet, _ = build_sheet(campaign, player, "cortex_slots", "Kai")
+    sheet.counters.filter(key="plot_points").update(value=2)
+    start_scene(campaign)
+    pool = [
+        {"die": "d8", "trait": "Agility", "group": "attributes"},
+        {"die": "d8", "trait": "Ex-Marine", "group": "distinctions"},
+        {"die": "d6", "trait": "Sneak", "group": "skills"},
+        {"die": "d8", "trait": "Sniper Rifle", "group": "assets"},
+    ]
+    roll = actions.perform(
+        campaign, player, "roll", {"pool": pool, "big_hero": True}, sheet_id=sheet.pk
+    )
+    hero = next(i for i, d in enumerate(roll.outcome["dice"]) if d.get("big_hero"))
+    pete = client_for(player)
+    page = html.unescape(pete.get(reverse("table", args=[campaign.pk])).content.decode())
+    assert f'value="{roll.seq}:{hero}"' not in page
+    assert 'name="resplit-split-big_hero"' in page
+    others = [i for i in range(len(roll.outcome["dice"])) if i != hero]
+    total, effect = others[:2], others[2]
+    response = _act(
+        pete,
+        campaign,
+        "resplit",
+        {
+            "sheet": sheet.pk,
+            "resplit-split-total": [f"{roll.seq}:{i}" for i in total],
+            "resplit-split-effect": f"{roll.seq}:{effect}",
+            "resplit-split-big_hero": "effect",
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(pete, campaign, "resplit")
+    assert shown
+    assert event.request["split"] == {"total": total, "effect": effect, "big_hero": "effect"}
+    assert event.outcome["dice"][hero]["role"] == "effect"
+
+
 def test_cortex_slots_bank_move_picks_a_die_of_the_earlier_roll(gm, player, observer, client_for):
     campaign, sheet, roll = _kept_roll(gm, player, observer)
     pete = client_for(player)
