@@ -362,6 +362,29 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
     return render(request, "table/page.html#action-form", context)
 
 
+@login_required
+@require_GET
+def act_form(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
+    """One More-actions form with its lists read now (the rolls kept and made since the
+    page loaded, the dice where a re-split put them): fetched as its <details> opens."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    offered, _ = more_actions(campaign.game, gm=membership.is_gm)
+    action = next((a for a in offered if a.name == action_name), None)
+    if action is None:
+        raise Http404("No such action")
+    controls = field_controls(campaign.game, action)
+    state = scene_state(campaign, membership)
+    pickers = pickers_for(campaign, membership, state, controls.values())
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "entry": action_entry(campaign, membership, action, pickers),
+        "pickers": pickers,
+        "selected_sheet": sheet_id_of(request.GET),
+    }
+    return render(request, "table/page.html#action-form", context)
+
+
 def picked_request(
     campaign: Campaign, membership: Membership, pickers: Pickers, form: ActionForm, data
 ) -> tuple[dict[str, Any], int | None]:

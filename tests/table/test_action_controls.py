@@ -215,6 +215,33 @@ def test_cortex_slots_resplit_places_the_big_hero_die_by_name(gm, player, observ
     assert event.outcome["dice"][hero]["role"] == "effect"
 
 
+def test_more_actions_lists_are_read_when_a_form_is_opened(gm, player, observer, client_for):
+    """A roll made after the page loaded is among the earlier rolls when the form opens,
+    and a re-split shows the dice where they now sit: each form asks for itself again
+    as its <details> opens."""
+    campaign, sheet, roll = _kept_roll(gm, player, observer)
+    pete = client_for(player)
+    page = pete.get(reverse("table", args=[campaign.pk])).content.decode()
+    url = reverse("table_act_form", args=[campaign.pk, "bank_move"])
+    assert f'hx-get="{url}"' in page and 'hx-trigger="toggle[this.open]"' in page
+    again = actions.perform(
+        campaign, player, "roll", {"pool": roll.request["pool"]}, sheet_id=sheet.pk
+    )
+    assert f'value="{again.seq}:0"' not in page
+    fresh = html.unescape(pete.get(url, **HX).content.decode())
+    assert f'value="{again.seq}:0"' in fresh and 'name="bank_move-index"' in fresh
+    dice = again.outcome["dice"]
+    usable = [i for i, d in enumerate(dice) if d.get("face") != 1 and d["role"] == "bank"]
+    usable += [i for i in range(len(dice)) if i not in usable]
+    split = {"total": usable[:2], "effect": usable[2]}
+    actions.perform(campaign, player, "resplit", {"split": split, "table": {"roll": again.seq}},
+                    sheet_id=sheet.pk)  # fmt: skip
+    fresh = html.unescape(pete.get(url, **HX).content.decode())
+    moved = dice[usable[0]]
+    assert f"{moved['trait']} {moved['die']}: {moved['face']} (total)" in fresh
+    assert client_for(observer).get(url, **HX).status_code in (403, 404)
+
+
 def test_cortex_slots_bank_move_picks_a_die_of_the_earlier_roll(gm, player, observer, client_for):
     campaign, sheet, roll = _kept_roll(gm, player, observer)
     pete = client_for(player)
