@@ -68,10 +68,29 @@ def from_the_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -
         return {}
     difficulty = state.get("difficulty")
     held = bonus_grant(state, sheet.pk)
-    return {
+    out = {
         "difficulty": dict(difficulty) if isinstance(difficulty, Mapping) else None,
         "bonus_dice": dict(held[1]) if held else None,
     }
+    group = campaign.game.ui.against_group
+    if group:
+        out["against"] = other_sides(campaign, sheet, group)
+    return out
+
+
+def other_sides(campaign: Campaign, sheet: Sheet, group: str) -> list[dict[str, Any]]:
+    """PER-5: the characters a roll may be against (the hidden ones never), each with the
+    names of its traits in `group`, which the roll reads from their sheet again."""
+    others = Sheet.objects.filter(campaign=campaign, hidden=False).exclude(pk=sheet.pk)
+    traits = Trait.objects.filter(sheet__in=others, group=group).order_by("position", "name")
+    names: dict[int, list[str]] = {}
+    for trait in traits:
+        names.setdefault(trait.sheet_id, []).append(trait.name)
+    return [
+        {"id": other.pk, "name": other.name, "traits": names[other.pk]}
+        for other in others.order_by("name")
+        if names.get(other.pk)
+    ]
 
 
 @dataclass(frozen=True)
