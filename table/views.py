@@ -23,6 +23,7 @@ from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
+from rules.kit.ui import KEPT_DICE
 from sheets.models import Sheet
 
 from . import actions, live_pool, recent_pools, visibility
@@ -105,12 +106,18 @@ def action_entry(
     """One More-actions form: its plain fields and its pickers."""
     controls = field_controls(campaign.game, action)
     form = ActionForm(action, data, gm=membership.is_gm, controls=controls, prefix=action.name)
+    rows = picker_rows(action, controls, pickers)
+    params = handler_for(campaign.game, action.name).table_params
+    # The lists read again as the form opens (act_form): the kept rolls' dice, the rolls.
+    fresh = [f"#picker-{r.key}" for r in rows if r.kind == KEPT_DICE]
+    fresh += [f"#{k}-{action.name}" for k, p in (("tr", "roll"), ("tf", "from_seq")) if p in params]
     return {
         "action": action,
         "form": form,
-        "pickers": picker_rows(action, controls, pickers),
+        "pickers": rows,
         # The table options this action's transition reads: the form asks for those only.
-        "table_params": handler_for(campaign.game, action.name).table_params,
+        "table_params": params,
+        "fresh": fresh,
     }
 
 

@@ -223,7 +223,10 @@ def test_more_actions_lists_are_read_when_a_form_is_opened(gm, player, observer,
     pete = client_for(player)
     page = pete.get(reverse("table", args=[campaign.pk])).content.decode()
     url = reverse("table_act_form", args=[campaign.pk, "bank_move"])
-    assert f'hx-get="{url}"' in page and 'hx-trigger="toggle[this.open]"' in page
+    assert f'hx-get="{url}"' in page and 'hx-trigger="toggle"' in page
+    # Only the lists are swapped in, by id: what was picked elsewhere on the form stays.
+    assert 'hx-select-oob="#picker-bank_move-index,#tr-bank_move"' in page
+    assert 'id="picker-bank_move-index"' in page and 'id="tr-bank_move"' in page
     again = actions.perform(
         campaign, player, "roll", {"pool": roll.request["pool"]}, sheet_id=sheet.pk
     )
