@@ -290,6 +290,7 @@ def _sheet_rows() -> list[Row]:
         r("sheet_import", "GET", players, 200, 200),
         r("sheet_import", "POST", players, 302, 302, changes=True, data=_import_doc),
         r("sheet_detail", "GET", members, 200, 200),
+        r("sheet_guide", "GET", editors, 200, 200),
         r("sheet_export", "GET", members, 200, 200),
         r("sheet_head", "GET", members, 200, 200),
         r(
@@ -509,6 +510,17 @@ def _table_rows() -> list[Row]:
             200,
             changes=True,
             data=lambda w: {"sheet": w.ours.sheet.pk, "amount": 1},
+            **post,
+        ),
+        r("table_act_form", "GET", players, 200, 200, url=lambda c: {"action_name": "benefit"}),
+        r(
+            "table_gm_points_each",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            data=lambda w: {"who": "all", "amount": 1},
             **post,
         ),
         Row(

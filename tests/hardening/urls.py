@@ -69,6 +69,7 @@ def _param_values(world: World, c: CampaignData) -> dict[str, object]:
         "membership_id": c.membership.pk,
         "event_id": c.secret_event.pk,
         "seq": c.secret_event.seq,
+        "step": 1,
         "token_id": c.api_token.pk,
         "link_id": c.overlay.pk,
         "token": c.invite.token,
