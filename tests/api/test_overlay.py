@@ -107,7 +107,9 @@ def test_a_revoked_or_unknown_link_is_not_found(serenity, client_for):
     t = serenity
     text = new_link(t)
     link = OverlayLink.objects.get()
-    revoked = client_for(t.gm).post(reverse("overlay_revoke", args=[t.campaign.pk, link.pk]))
+    revoked = client_for(t.gm).post(
+        reverse("overlay_revoke", args=[t.campaign.pk, link.pk]), {"confirm": "yes"}
+    )
     assert revoked.status_code == 302
     for key in (text, text[:-1] + "x", "ov_0123456789ab_" + "x" * 43, "nothing"):
         assert Client().get(reverse("overlay", args=[key])).status_code == 404
