@@ -118,6 +118,20 @@ def test_a_revoked_or_unknown_link_is_not_found(serenity, client_for):
     assert player.status_code == 403
 
 
+@pytest.mark.django_db
+def test_revoking_an_overlay_link_asks_first(serenity, client_for):
+    t = serenity
+    text = new_link(t)
+    link = OverlayLink.objects.get()
+    url = reverse("overlay_revoke", args=[t.campaign.pk, link.pk])
+    asked = client_for(t.gm).post(url)
+    assert asked.status_code == 200
+    assert f"Revoke the overlay link “{link.name}”?" in asked.content.decode()
+    assert Client().get(reverse("overlay", args=[text])).status_code == 200
+    assert client_for(t.gm).post(url, {"confirm": "yes"}).status_code == 302
+    assert Client().get(reverse("overlay", args=[text])).status_code == 404
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_the_overlay_updates_itself_and_opens_a_card_on_reveal(table_for, quiet_streams):
     t = await sync_to_async(table_for)("serenity")
