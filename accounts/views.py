@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -100,7 +100,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.shown_name}!")
             if next_url:
-                return redirect(arrival.arrive(request, next_url) or next_url)
+                # A URL, never a view name: redirect() would try to reverse a `next` like "-1".
+                return HttpResponseRedirect(arrival.arrive(request, next_url) or next_url)
             return redirect("home")
     context = {"form": form, "next": next_url, "welcome": welcome}
     return render(request, "accounts/signup.html", context)
