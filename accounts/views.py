@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -61,7 +61,8 @@ class LogoutView(auth_views.LogoutView):
 
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account; an address that made too many accounts or sign-up attempts
-    lately is refused (429) until its window closes."""
+    lately is refused (429) until its window closes. Accounts made from a live invite
+    link do not count toward the first."""
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
@@ -72,8 +73,12 @@ def signup(request: HttpRequest) -> HttpResponse:
     welcome = arrival.welcome(next_url)
     if request.method == "POST":
         ip = ratelimit.client_ip(request)
+        # A live invite's newcomers often share one address (a household, a club, one
+        # tunnel): they are not counted against the per-address account limit. Posts,
+        # theirs included, still are, which stops a scripted flood through a leaked link.
+        invited = welcome is not None
         wait = max(
-            ratelimit.signup_limit().retry_after(ip),
+            0 if invited else ratelimit.signup_limit().retry_after(ip),
             ratelimit.signup_attempt_limit().retry_after(ip),
         )
         if wait:
@@ -90,11 +95,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         ratelimit.signup_attempt_limit().hit(ip)
         if form.is_valid():
             user = form.save()
-            ratelimit.signup_limit().hit(ip)
+            if not invited:
+                ratelimit.signup_limit().hit(ip)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.shown_name}!")
             if next_url:
-                return redirect(arrival.arrive(request, next_url) or next_url)
+                # A URL, never a view name: redirect() would try to reverse a `next` like "-1".
+                return HttpResponseRedirect(arrival.arrive(request, next_url) or next_url)
             return redirect("home")
     context = {"form": form, "next": next_url, "welcome": welcome}
     return render(request, "accounts/signup.html", context)

@@ -21,6 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from campaigns import confirm
 from campaigns.links import site_url
 from campaigns.permissions import get_campaign_for_gm, get_campaign_for_user
 
@@ -79,6 +80,20 @@ def tokens(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def token_revoke(request: HttpRequest, campaign_id: int, token_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    if not confirm.confirmed(request):
+        token = access.active_tokens(membership).filter(pk=token_id).first()
+        if token is None:
+            raise Http404("No such token")
+        return confirm.ask(
+            request,
+            campaign=campaign,
+            membership=membership,
+            question=f"Revoke the token “{token.name}”?",
+            consequence="Whatever uses it (a bot, a script, a stream) is refused from now on; "
+            "it cannot be turned back on.",
+            button="Revoke token",
+            cancel_url=reverse("api_tokens", args=[campaign.pk]),
+        )
     token = access.revoke_token(membership, token_id)
     if token is None:
         raise Http404("No such token")
@@ -100,7 +115,20 @@ def overlay_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def overlay_revoke(request: HttpRequest, campaign_id: int, link_id: int) -> HttpResponse:
-    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    campaign, membership = get_campaign_for_gm(request.user, campaign_id)
+    if not confirm.confirmed(request):
+        link = access.active_overlays(campaign).filter(pk=link_id).first()
+        if link is None:
+            raise Http404("No such overlay link")
+        return confirm.ask(
+            request,
+            campaign=campaign,
+            membership=membership,
+            question=f"Revoke the overlay link “{link.name}”?",
+            consequence="A stream showing it goes blank; it cannot be turned back on.",
+            button="Revoke link",
+            cancel_url=reverse("api_tokens", args=[campaign.pk]),
+        )
     link = access.revoke_overlay(campaign, link_id)
     if link is None:
         raise Http404("No such overlay link")

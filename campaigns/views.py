@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import links, services
+from . import confirm, links, services
 from .forms import CampaignEditForm, CampaignForm, InviteForm, RoleForm, SceneForm
 from .locking import Busy
 from .models import Membership, Role, Scene
@@ -133,7 +133,20 @@ def member_role(request: HttpRequest, campaign_id: int, membership_id: int) -> H
 @login_required
 @require_POST
 def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) -> HttpResponse:
-    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    campaign, own = get_campaign_for_gm(request.user, campaign_id)
+    member = Membership.objects.filter(campaign=campaign, pk=membership_id).first()
+    if member is not None and not confirm.confirmed(request):
+        name = member.user.shown_name
+        return confirm.ask(
+            request,
+            campaign=campaign,
+            membership=own,
+            question=f"Remove {name} from {campaign.name}?",
+            consequence=f"{name} can no longer open this campaign; "
+            "an invite link lets them back in.",
+            button=f"Remove {name}",
+            cancel_url=reverse("members", args=[campaign.pk]),
+        )
     try:
         removed = services.remove_member(campaign, membership_id)
         messages.success(request, f"{removed.user} was removed from {campaign.name}.")
@@ -149,6 +162,17 @@ def member_remove(request: HttpRequest, campaign_id: int, membership_id: int) ->
 @require_POST
 def leave(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign, membership = get_campaign_for_user(request.user, campaign_id)
+    if not confirm.confirmed(request):
+        return confirm.ask(
+            request,
+            campaign=campaign,
+            membership=membership,
+            question=f"Leave {campaign.name}?",
+            consequence="You can no longer open this campaign; "
+            "you need a new invite link to come back.",
+            button="Leave campaign",
+            cancel_url=campaign.get_absolute_url(),
+        )
     try:
         services.leave(campaign, membership)
     except services.CampaignError as error:
@@ -184,7 +208,18 @@ def invite_create(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def invite_revoke(request: HttpRequest, campaign_id: int, invite_id: int) -> HttpResponse:
-    campaign, _ = get_campaign_for_gm(request.user, campaign_id)
+    campaign, membership = get_campaign_for_gm(request.user, campaign_id)
+    if not confirm.confirmed(request):
+        return confirm.ask(
+            request,
+            campaign=campaign,
+            membership=membership,
+            question="Revoke this invite link?",
+            consequence="Whoever has the link can no longer join with it; "
+            "people who already joined stay.",
+            button="Revoke link",
+            cancel_url=reverse("members", args=[campaign.pk]),
+        )
     try:
         services.revoke_invite(campaign, invite_id)
         messages.success(request, "Invite revoked: the old link no longer works.")

@@ -324,8 +324,9 @@ PORTRAIT_DECODE_WAIT = env_int("PORTRAIT_DECODE_WAIT", 5)
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)  # per username + client address
 LOGIN_IP_FAILURE_LIMIT = env_int("LOGIN_IP_FAILURE_LIMIT", 20)  # per client address
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 5 * 60)  # seconds
-SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", 5)  # accounts created per client address
-SIGNUP_ATTEMPT_LIMIT = env_int("SIGNUP_ATTEMPT_LIMIT", 20)  # sign-up posts per client address
+# A household or a club behind one address should not meet these; a script does.
+SIGNUP_LIMIT = env_int("SIGNUP_LIMIT", 20)  # accounts created per address, invites aside
+SIGNUP_ATTEMPT_LIMIT = env_int("SIGNUP_ATTEMPT_LIMIT", 60)  # sign-up posts per address
 SIGNUP_WINDOW = env_int("SIGNUP_WINDOW", 60 * 60)  # seconds
 # How many reverse proxies in front of daphne append the client's address to
 # X-Forwarded-For (nginx: proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for).

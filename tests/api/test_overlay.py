@@ -107,13 +107,29 @@ def test_a_revoked_or_unknown_link_is_not_found(serenity, client_for):
     t = serenity
     text = new_link(t)
     link = OverlayLink.objects.get()
-    revoked = client_for(t.gm).post(reverse("overlay_revoke", args=[t.campaign.pk, link.pk]))
+    revoked = client_for(t.gm).post(
+        reverse("overlay_revoke", args=[t.campaign.pk, link.pk]), {"confirm": "yes"}
+    )
     assert revoked.status_code == 302
     for key in (text, text[:-1] + "x", "ov_0123456789ab_" + "x" * 43, "nothing"):
         assert Client().get(reverse("overlay", args=[key])).status_code == 404
         assert Client().get(reverse("overlay_stream", args=[key])).status_code == 404
     player = client_for(t.player).post(reverse("overlay_revoke", args=[t.campaign.pk, link.pk]))
     assert player.status_code == 403
+
+
+@pytest.mark.django_db
+def test_revoking_an_overlay_link_asks_first(serenity, client_for):
+    t = serenity
+    text = new_link(t)
+    link = OverlayLink.objects.get()
+    url = reverse("overlay_revoke", args=[t.campaign.pk, link.pk])
+    asked = client_for(t.gm).post(url)
+    assert asked.status_code == 200
+    assert f"Revoke the overlay link “{link.name}”?" in asked.content.decode()
+    assert Client().get(reverse("overlay", args=[text])).status_code == 200
+    assert client_for(t.gm).post(url, {"confirm": "yes"}).status_code == 302
+    assert Client().get(reverse("overlay", args=[text])).status_code == 404
 
 
 @pytest.mark.django_db(transaction=True)

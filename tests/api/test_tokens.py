@@ -71,6 +71,7 @@ def test_each_member_sees_and_revokes_only_their_own_tokens(serenity, client_for
     assert "mine" in listed and "theirs" not in listed
     url = reverse("api_token_revoke", args=[t.campaign.pk, theirs_pk])
     assert client.post(url).status_code == 404
+    assert client.post(url, {"confirm": "yes"}).status_code == 404
     assert get(api_url(t.campaign.pk), theirs).status_code == 200
     assert get(api_url(t.campaign.pk), mine).status_code == 200
 
@@ -102,7 +103,9 @@ def test_a_revoked_token_is_refused_at_once(serenity, client_for):
     text = token_for(t.campaign, t.player, "Serenity logger")
     assert get(api_url(t.campaign.pk, "events/"), text).status_code == 200
     token = ApiToken.objects.get()
-    revoked = client_for(t.player).post(reverse("api_token_revoke", args=[t.campaign.pk, token.pk]))
+    revoked = client_for(t.player).post(
+        reverse("api_token_revoke", args=[t.campaign.pk, token.pk]), {"confirm": "yes"}
+    )
     assert revoked.status_code == 302
     answer = get(api_url(t.campaign.pk, "events/"), text)
     assert answer.status_code == 401
@@ -199,3 +202,17 @@ def test_last_used_is_recorded_at_most_once_a_minute(serenity):
     assert first is not None
     get(api_url(t.campaign.pk), text)
     assert ApiToken.objects.get().last_used_at == first
+
+
+def test_revoking_a_token_asks_first(serenity, client_for):
+    t = serenity
+    text = token_for(t.campaign, t.player, "Serenity logger")
+    token = ApiToken.objects.get()
+    client = client_for(t.player)
+    url = reverse("api_token_revoke", args=[t.campaign.pk, token.pk])
+    asked = client.post(url)
+    assert asked.status_code == 200
+    assert "Revoke the token “Serenity logger”?" in asked.content.decode()
+    assert get(api_url(t.campaign.pk, "events/"), text).status_code == 200
+    assert client.post(url, {"confirm": "yes"}).status_code == 302
+    assert get(api_url(t.campaign.pk, "events/"), text).status_code == 401

@@ -6,6 +6,8 @@ from django.urls import reverse
 from campaigns import services
 from campaigns.models import Campaign, Invite, Membership, Role, Scene
 
+CONFIRMED = {"confirm": "yes"}  # the second step of a destructive button
+
 
 def test_creator_becomes_gm_and_sees_campaign_in_list(client_for, make_user):
     ann = make_user("ann")
@@ -73,7 +75,7 @@ def test_gm_changes_roles_and_removes_members(client_for, campaign, gm, player):
     c.post(reverse("member_role", args=[campaign.pk, m.pk]), {"role": "observer"})
     m.refresh_from_db()
     assert m.role == Role.OBSERVER
-    c.post(reverse("member_remove", args=[campaign.pk, m.pk]))
+    c.post(reverse("member_remove", args=[campaign.pk, m.pk]), CONFIRMED)
     assert not Membership.objects.filter(pk=m.pk).exists()
 
 
@@ -84,8 +86,8 @@ def test_campaign_always_keeps_a_gm(client_for, campaign, gm):
         reverse("member_role", args=[campaign.pk, own.pk]), {"role": "player"}, follow=True
     )
     assert "at least one GM" in response.content.decode()
-    c.post(reverse("member_remove", args=[campaign.pk, own.pk]))
-    response = c.post(reverse("leave", args=[campaign.pk]), follow=True)
+    c.post(reverse("member_remove", args=[campaign.pk, own.pk]), CONFIRMED)
+    response = c.post(reverse("leave", args=[campaign.pk]), CONFIRMED, follow=True)
     assert "only GM" in response.content.decode()
     own.refresh_from_db()
     assert own.role == Role.GM
@@ -100,7 +102,7 @@ def test_second_gm_lets_the_first_step_down(campaign, gm, player):
 
 
 def test_member_can_leave(client_for, campaign, player):
-    response = client_for(player).post(reverse("leave", args=[campaign.pk]))
+    response = client_for(player).post(reverse("leave", args=[campaign.pk]), CONFIRMED)
     assert response["Location"] == reverse("campaign_list")
     assert not Membership.objects.filter(campaign=campaign, user=player).exists()
 

@@ -253,7 +253,7 @@ def test_regenerating_keeps_every_campaign_and_revoking_from_either_stops_it(
     invite = services.create_invite(campaign, gm, Role.PLAYER, [second])
     fresh = services.regenerate_invite(second, invite.pk, gm)
     assert [c.name for c in fresh.covered_campaigns()] == ["Firefly Nights", "Smallville Saturdays"]
-    client_for(gm).post(reverse("invite_revoke", args=[second.pk, fresh.pk]))
+    client_for(gm).post(reverse("invite_revoke", args=[second.pk, fresh.pk]), {"confirm": "yes"})
     fresh.refresh_from_db()
     assert not fresh.is_active
 

@@ -11,6 +11,7 @@ from campaigns.models import Invite, Membership, Role, Scene
 
 ROLES = ("gm", "player", "observer", "outsider", "anonymous")
 LOGIN = "login"
+CONFIRMED = {"confirm": "yes"}  # the second step of a destructive button
 
 
 def build(campaign, gm):
@@ -28,9 +29,9 @@ def build(campaign, gm):
             reverse("member_role", args=[c, other.pk]),
             {"role": "player"},
         ),
-        "member_remove": ("post", reverse("member_remove", args=[c, other.pk]), {}),
+        "member_remove": ("post", reverse("member_remove", args=[c, other.pk]), CONFIRMED),
         "invite_create": ("post", reverse("invite_create", args=[c]), {"role": "player"}),
-        "invite_revoke": ("post", reverse("invite_revoke", args=[c, invite.pk]), {}),
+        "invite_revoke": ("post", reverse("invite_revoke", args=[c, invite.pk]), CONFIRMED),
         "invite_regenerate": ("post", reverse("invite_regenerate", args=[c, invite.pk]), {}),
         "scenes": ("get", reverse("scenes", args=[c]), {}),
         "scene_create": ("post", reverse("scenes", args=[c]), {"title": "New"}),

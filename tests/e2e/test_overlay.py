@@ -73,6 +73,8 @@ def test_an_overlay_shows_players_view_live_and_stops_when_revoked(
 
     gm.goto(tokens_page)
     gm.locator("form[action*='/overlay-links/'] button", has_text="Revoke").click()
+    expect(gm.locator("h1")).to_contain_text("Revoke the overlay link")  # it asks first
+    gm.get_by_role("button", name="Revoke link").click()
     expect(gm.locator(".messages")).to_contain_text("revoked")
     gm.goto(f"{daphne_server.url}/c/{campaign}/table/")
     expect(gm.locator("#socket-status")).to_have_attribute("data-state", "live")

@@ -216,12 +216,19 @@ ROWS: list[Row] = [
         data=lambda w: {"role": "player"},
         state_changing=True,
     ),
-    Row("member_remove", "POST", gms(W(302, True)), state_changing=True),
+    Row(
+        "member_remove",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"confirm": "yes"},  # the confirmed step: the first only asks
+        state_changing=True,
+    ),
     Row(
         "leave",
         "POST",
         # the only GM may not leave (refused, nothing changes); anyone else leaves
         _roles(W(302), W(302, True), W(302, True), W(302, True), W(404), W(LOGIN)),
+        data=lambda w: {"confirm": "yes"},  # the confirmed step: the first only asks
         state_changing=True,
         self_service=True,
     ),
@@ -232,7 +239,13 @@ ROWS: list[Row] = [
         data=lambda w: {"role": "player"},
         state_changing=True,
     ),
-    Row("invite_revoke", "POST", gms(W(302, True)), state_changing=True),
+    Row(
+        "invite_revoke",
+        "POST",
+        gms(W(302, True)),
+        data=lambda w: {"confirm": "yes"},  # the confirmed step: the first only asks
+        state_changing=True,
+    ),
     Row("invite_regenerate", "POST", gms(W(302, True)), state_changing=True),
     # An invite link is for people outside the campaign: they see it and join.
     Row("join", "GET", signed_in(W(200)), campaign=False),
@@ -608,6 +621,7 @@ def _api_rows() -> list[Row]:
             "POST",
             # the owner's own token; to anyone else it does not exist
             _roles(W(404), W(302, True), W(404), W(404), W(404), W(LOGIN)),
+            data=lambda w: {"confirm": "yes"},  # the confirmed step: the first only asks
             state_changing=True,
             self_service=True,
         ),
@@ -618,7 +632,13 @@ def _api_rows() -> list[Row]:
             data=lambda w: {"name": "Friday stream"},
             state_changing=True,
         ),
-        Row("overlay_revoke", "POST", gms(W(302, True)), state_changing=True),
+        Row(
+            "overlay_revoke",
+            "POST",
+            gms(W(302, True)),
+            data=lambda w: {"confirm": "yes"},  # the confirmed step: the first only asks
+            state_changing=True,
+        ),
         Row("overlay", "GET", everyone(W(200)), **overlay),
         Row("overlay_stream", "GET", everyone(W(200)), **overlay),
         Row("pwa_manifest", "GET", everyone(W(200)), campaign=False),

@@ -17,6 +17,8 @@ from django.urls import reverse
 
 from accounts import ratelimit
 from accounts.models import User
+from campaigns import services
+from campaigns.models import Membership, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -161,6 +163,42 @@ def test_failed_sign_ups_are_limited_too(settings, db):
     refused = sign_up(client, "river")
     assert refused.status_code == 429
     assert not User.objects.filter(username="river").exists()
+
+
+def test_a_household_signs_up_on_one_invite_past_the_address_limit(settings, campaign, gm):
+    """The sixth friend behind one address is not sent away, and the invited ones leave
+    the address its own quota of ordinary sign-ups."""
+    settings.SIGNUP_LIMIT = 5
+    invite = services.create_invite(campaign, gm, Role.PLAYER)
+    for n in range(settings.SIGNUP_LIMIT + 2):
+        answer = sign_up(Client(), f"friend{n}", next=invite.get_absolute_url())
+        assert answer.status_code == 302, n
+    joined = Membership.objects.filter(campaign=campaign, user__username__startswith="friend")
+    assert joined.count() == settings.SIGNUP_LIMIT + 2
+    for n in range(settings.SIGNUP_LIMIT):
+        assert sign_up(Client(), f"walk-in{n}").status_code == 302
+    assert sign_up(Client(), "walk-in-again").status_code == 429
+
+
+def test_a_dead_invite_does_not_lift_the_limit(settings, campaign, gm):
+    settings.SIGNUP_LIMIT = 2
+    invite = services.create_invite(campaign, gm, Role.PLAYER)
+    services.revoke_invite(campaign, invite.pk)
+    for n in range(settings.SIGNUP_LIMIT):
+        assert sign_up(Client(), f"river{n}", next=invite.get_absolute_url()).status_code == 302
+    refused = sign_up(Client(), "river-again", next=invite.get_absolute_url())
+    assert refused.status_code == 429
+    assert not User.objects.filter(username="river-again").exists()
+
+
+def test_a_flood_through_a_leaked_invite_is_still_stopped(settings, campaign, gm):
+    settings.SIGNUP_ATTEMPT_LIMIT = 8
+    invite = services.create_invite(campaign, gm, Role.PLAYER)
+    for n in range(settings.SIGNUP_ATTEMPT_LIMIT):
+        assert sign_up(Client(), f"bot{n}", next=invite.get_absolute_url()).status_code == 302
+    refused = sign_up(Client(), "bot-again", next=invite.get_absolute_url())
+    assert refused.status_code == 429
+    assert not User.objects.filter(username="bot-again").exists()
 
 
 # ---------------------------------------------------------------------- the address

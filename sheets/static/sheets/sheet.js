@@ -9,6 +9,7 @@
  *   replaced: it is marked as changed and refreshed when the viewer leaves it,
  *   unless they saved first, in which case the server answers with a conflict
  *   that shows both versions.
+ * - Leaving the page with typing not yet saved asks first (beforeunload).
  */
 (function () {
   "use strict";
@@ -211,6 +212,39 @@
     if (el && el.closest && el.closest(EDITABLE) && el.type !== "hidden") {
       el.setAttribute("data-dirty", "");
     }
+  });
+
+  // Saved: what was sent is no longer unsaved typing (a row's form sends only the field
+  // that changed; every other form sends all of its fields).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    var elt = detail.elt;
+    var status = detail.xhr ? detail.xhr.status : 0; // 409 and 422 are swapped in, yet not saved
+    if (status < 200 || status > 299 || !elt || !elt.closest || !elt.closest(EDITABLE)) return;
+    var form = elt.closest("form");
+    if (!form) return;
+    var trigger = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    var sent = form.classList.contains("trait-form") && trigger && trigger.type === "change"
+      ? [trigger.target]
+      : form.querySelectorAll("[data-dirty]");
+    Array.prototype.forEach.call(sent, function (field) {
+      if (field && field.removeAttribute) field.removeAttribute("data-dirty");
+    });
+  });
+
+  // A form sent the ordinary way (no htmx) carries its typing with it.
+  document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented || !event.target.querySelectorAll) return;
+    Array.prototype.forEach.call(event.target.querySelectorAll("[data-dirty]"), function (field) {
+      field.removeAttribute("data-dirty");
+    });
+  });
+
+  // Leaving the page (a link, reload, closing the tab) with typing not yet saved asks first.
+  window.addEventListener("beforeunload", function (event) {
+    if (!document.querySelector("[data-dirty]")) return;
+    event.preventDefault();
+    event.returnValue = ""; // older browsers ask only when this is set
   });
 
   // Leaving a row that changed under us: show the other person's version now.
