@@ -6,10 +6,12 @@ builder) leaves the focus where it is too."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import log_in
+from .conftest import log_in, wait_until
 from .test_table_play import SELECTED, SETUP, _is_builder_post, _trait
 
 pytestmark = pytest.mark.e2e
@@ -82,6 +84,15 @@ def test_a_keyboard_roll_takes_about_a_dozen_keys(chromium, daphne_server, table
         _focus_stays(page, before)
     roll = page.locator(f"{builder} .pool-roll button[type=submit]")
     expect(roll).to_be_enabled()
+    # A player presses a Roll button they see settled: not while the builder is about to
+    # re-render (aria-busy) or has a request of its own out.
+    wait_until(
+        page,
+        "b => { const el = document.querySelector(b);"
+        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
+        " && !el.matches('.htmx-request'); }",
+        builder,
+    )
     for _ in range(15):
         if page.evaluate(
             "b => document.activeElement === document.querySelector(b)",
@@ -109,7 +120,7 @@ def test_another_members_update_leaves_the_focus_alone(chromium, daphne_server, 
     before = _focused(alice)
     held = alice.locator(builder).inner_text()
     form = gm.locator("form[hx-post$='/table/gm/points/']")
-    gm.locator("summary", has_text="Give plot points").click()
+    gm.locator("summary", has_text=re.compile(r"^Give plot points$")).click()
     form.locator("select[name=sheet]").select_option(label="Ace")
     with alice.expect_response(_is_builder_post):  # Ace's builder re-renders itself
         with gm.expect_response(lambda r: r.url.endswith("/table/gm/points/")):

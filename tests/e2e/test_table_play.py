@@ -297,7 +297,7 @@ def _give_plot_point(pages, table, system, now: int) -> None:
     """The GM gives Ace a plot point: Ace then holds `now`, on every page."""
     gm = pages["gm"]
     form = gm.locator("form[hx-post$='/table/gm/points/']")
-    gm.locator("summary", has_text="Give plot points").click()
+    gm.locator("summary", has_text=re.compile(r"^Give plot points$")).click()
     form.locator("select[name=sheet]").select_option(label="Ace")
     with gm.expect_response(lambda r: r.url.endswith("/table/gm/points/")) as answer:
         form.locator("button[type=submit]").click()

@@ -44,13 +44,17 @@ def test_the_personae_gm_rolls_for_the_thief_from_its_builder(client_for):
 
 
 def test_unisystem_hunters_start_with_their_life_and_drama_points():
+    """UNI-9: Life Points worked out from Strength and Constitution (the sheet's derived
+    counter), full at the start; Drama Points as the demo gives them."""
     campaign = next(c for c in load_demo() if c.system == "unisystem")
-    for name, life in (("Malcolm", 26), ("Robin", 38)):
-        held = counters(Sheet.objects.get(campaign=campaign, name=name))
-        assert held["life_points"] == held["max_life_points"] == life, name
-        assert held["drama_points"] == 10, name
-    vampire = counters(Sheet.objects.get(campaign=campaign, name="Cemetery Vampire"))
-    assert vampire["life_points"] == vampire["max_life_points"] == 52
+    life = get_system("unisystem").sheet_template.counter("life_points")
+    for name in ("Malcolm", "Robin", "Cemetery Vampire"):
+        sheet = Sheet.objects.get(campaign=campaign, name=name)
+        held = counters(sheet)
+        expected = life.derive(list(sheet.traits.all()))
+        assert held["life_points"] == held["max_life_points"] == expected > 0, name
+        if name != "Cemetery Vampire":
+            assert held["drama_points"] == 10, name
 
 
 def test_every_demo_sheet_holds_what_its_game_declares():
