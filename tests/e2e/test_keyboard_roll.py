@@ -42,6 +42,19 @@ def _focused(page: Page) -> str:
     )
 
 
+def _settled(page: Page, builder: str) -> None:
+    """A player presses what they see settled: not while the builder is about to re-render
+    (aria-busy) or has a request of its own out (a key pressed as the builder is swapped
+    lands on the old node)."""
+    wait_until(
+        page,
+        "b => { const el = document.querySelector(b);"
+        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
+        " && !el.matches('.htmx-request'); }",
+        builder,
+    )
+
+
 def _focus_stays(page: Page, before: str) -> None:
     """Once the builder's answer is in, the focus is where it was: the builder waits a
     moment before it settles, and the page has that long to put the focus back."""
@@ -52,9 +65,7 @@ def _focus_stays(page: Page, before: str) -> None:
     raise AssertionError(f"the focus moved from {before} to {_focused(page)}")
 
 
-@pytest.mark.parametrize(
-    "system, viewport", [("serenity", LAPTOP), ("cortex_slots", PHONE)], ids=["laptop", "phone"]
-)
+@pytest.mark.parametrize("system, viewport", [("serenity", LAPTOP)], ids=["laptop"])
 def test_a_keyboard_roll_takes_about_a_dozen_keys(chromium, daphne_server, table, system, viewport):
     builder = f"#builder-{table[system]['sheets']['alice']}"
     page = log_in(chromium, daphne_server, "alice", viewport=viewport)
@@ -78,21 +89,14 @@ def test_a_keyboard_roll_takes_about_a_dozen_keys(chromium, daphne_server, table
         else:
             raise AssertionError(f"{name} was not reached with Tab")
         before = _focused(page)
+        _settled(page, builder)
         with page.expect_response(_is_builder_post):
             press("Space")
         expect(_trait(page, builder, name)).to_have_class(SELECTED)
         _focus_stays(page, before)
     roll = page.locator(f"{builder} .pool-roll button[type=submit]")
     expect(roll).to_be_enabled()
-    # A player presses a Roll button they see settled: not while the builder is about to
-    # re-render (aria-busy) or has a request of its own out.
-    wait_until(
-        page,
-        "b => { const el = document.querySelector(b);"
-        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
-        " && !el.matches('.htmx-request'); }",
-        builder,
-    )
+    _settled(page, builder)
     for _ in range(15):
         if page.evaluate(
             "b => document.activeElement === document.querySelector(b)",
