@@ -161,10 +161,14 @@ class KeptRoll:
     seq: int
     label: str
     dice: list[tuple[int, str]]  # (index, "Agility d8: 6 (total)")
+    apart: str = ""  # the die placed by name, not picked (FieldControl.apart)
 
 
-def kept_rolls(state: Mapping[str, Any], source: str, sheets: list[Sheet]) -> list[KeptRoll]:
-    """The rolls kept under `source` in the scene state the member sees, newest first."""
+def kept_rolls(
+    state: Mapping[str, Any], source: str, sheets: list[Sheet], apart: str = ""
+) -> list[KeptRoll]:
+    """The rolls kept under `source` in the scene state the member sees, newest first;
+    a die flagged `apart` is named beside the list, not in it (it is not picked)."""
     names = {s.pk: s.name for s in sheets}
     out = []
     for key, record in (state.get(source) or {}).items():
@@ -172,16 +176,18 @@ def kept_rolls(state: Mapping[str, Any], source: str, sheets: list[Sheet]) -> li
         dice = record.get("dice") if isinstance(record, Mapping) else None
         if not seq or not isinstance(dice, list):
             continue
-        shown = []
+        shown, placed = [], ""
         for index, die in enumerate(dice):
             if not isinstance(die, Mapping):
                 continue
             role = f" ({die['role']})" if die.get("role") else ""
-            shown.append(
-                (index, f"{die.get('trait', '')} {die.get('die', '')}: {die.get('face', '')}{role}")
-            )
+            label = f"{die.get('trait', '')} {die.get('die', '')}: {die.get('face', '')}{role}"
+            if apart and die.get(apart):
+                placed = label
+                continue
+            shown.append((index, label))
         who = names.get(record.get("sheet"), "GM")
-        out.append(KeptRoll(seq[0], f"#{seq[0]} {who}", shown))
+        out.append(KeptRoll(seq[0], f"#{seq[0]} {who}", shown, placed))
     return sorted(out, key=lambda r: -r.seq)
 
 
@@ -199,6 +205,8 @@ class PickerRow:
     rows: range = range(0)  # DICE
     kept: list[KeptRoll] = field(default_factory=list)  # KEPT_DICE
     slots: tuple[tuple[str, int], ...] = ()
+    apart: str = ""  # KEPT_DICE: where the die placed by name goes, and the choices
+    apart_choices: tuple[tuple[str, str], ...] = ()
 
 
 def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) -> list[PickerRow]:
@@ -225,7 +233,8 @@ def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) 
         elif control.kind == DICE:
             row.rows = range(DICE_ROWS)
         elif control.kind == KEPT_DICE:
-            row.kept = kept_rolls(pickers.state, control.source, pickers.sheets)
+            row.kept = kept_rolls(pickers.state, control.source, pickers.sheets, control.apart)
+            row.apart, row.apart_choices = control.apart, control.apart_choices
             row.slots = control.slots
         else:
             row.choices = list(pickers.sheets)
@@ -282,7 +291,8 @@ def field_value(
 def _kept_dice_value(pickers: Pickers, key: str, control: FieldControl, data: Mapping) -> Any:
     """{slot: index or [indices]} (or the one index) of dice of one kept roll, whose seq
     is noted in `picked_roll` for the request's table.roll."""
-    kept = {r.seq: r for r in kept_rolls(pickers.state, control.source, pickers.sheets)}
+    rolls = kept_rolls(pickers.state, control.source, pickers.sheets, control.apart)
+    kept = {r.seq: r for r in rolls}
     picked: dict[str, list[int]] = {}
     seqs = set()
     for slot, count in control.slots:
@@ -306,7 +316,24 @@ def _kept_dice_value(pickers: Pickers, key: str, control: FieldControl, data: Ma
     pickers.picked_roll = seqs.pop()
     if control.slots == (("", 1),):
         return picked[""][0]
-    return {slot: (v[0] if dict(control.slots)[slot] == 1 else v) for slot, v in picked.items()}
+    value = {slot: (v[0] if dict(control.slots)[slot] == 1 else v) for slot, v in picked.items()}
+    offered = dict(control.apart_choices)
+    chosen = [v for v in form_list(data, f"{key}-{control.apart}") if v in offered]
+    if chosen and kept[pickers.picked_roll].apart:
+        value[control.apart] = chosen[0]
+    return value
+
+
+def _form_fields(data: Mapping, key: str) -> dict[str, Any]:
+    """The form's own plain fields (its goal, a typed difficulty), which the builder reads
+    too: a pool ticked on the form is built as the form asks, so it is not refused for a
+    goal the form holds (PER-8, PER-9)."""
+    prefix = key.partition("-")[0] + "-"
+    return {
+        k[len(prefix) :]: data.get(k)
+        for k in data
+        if k.startswith(prefix) and "-" not in k[len(prefix) :]
+    }
 
 
 def _pool_value(campaign, membership, pickers, key, control, data, acting) -> Any:
@@ -322,8 +349,9 @@ def _pool_value(campaign, membership, pickers, key, control, data, acting) -> An
         if acting is None:
             raise PickError("Choose the character whose traits these are.")
         sheet = acting
+    fields = {**_form_fields(data, key), "trait": ticked}
     pool = build(
-        campaign, sheet, {"trait": ticked}, builder_inputs(campaign, sheet, pickers.state),
+        campaign, sheet, fields, builder_inputs(campaign, sheet, pickers.state),
         gm=membership.is_gm,
     )  # fmt: skip
     if pool.errors:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -24,6 +24,7 @@ from rules.kit.builder import build as build_pool
 from rules.kit.d10_table import bonus_grant
 from sheets.models import Sheet, Trait
 
+from . import live_pool
 from .scene_panel import counters_of, open_contest, scene_state, scene_target, session_assets
 from .view_support import whole_number
 
@@ -67,10 +68,29 @@ def from_the_table(campaign: Campaign, sheet: Sheet, state: Mapping[str, Any]) -
         return {}
     difficulty = state.get("difficulty")
     held = bonus_grant(state, sheet.pk)
-    return {
+    out = {
         "difficulty": dict(difficulty) if isinstance(difficulty, Mapping) else None,
         "bonus_dice": dict(held[1]) if held else None,
     }
+    group = campaign.game.ui.against_group
+    if group:
+        out["against"] = other_sides(campaign, sheet, group)
+    return out
+
+
+def other_sides(campaign: Campaign, sheet: Sheet, group: str) -> list[dict[str, Any]]:
+    """PER-5: the characters a roll may be against (the hidden ones never), each with the
+    names of its traits in `group`, which the roll reads from their sheet again."""
+    others = Sheet.objects.filter(campaign=campaign, hidden=False).exclude(pk=sheet.pk)
+    traits = Trait.objects.filter(sheet__in=others, group=group).order_by("position", "name")
+    names: dict[int, list[str]] = {}
+    for trait in traits:
+        names.setdefault(trait.sheet_id, []).append(trait.name)
+    return [
+        {"id": other.pk, "name": other.name, "traits": names[other.pk]}
+        for other in others.order_by("name")
+        if names.get(other.pk)
+    ]
 
 
 @dataclass(frozen=True)
@@ -86,6 +106,8 @@ class BuilderInputs:
     target: int | None
     contest: dict[str, Any] | None
     table: dict[str, Any]  # the GM's difficulty and bonus dice (from_the_table)
+    # The dice the GM added to this roll while it is built (table.live_pool).
+    additions: list[dict[str, Any]] = field(default_factory=list)
 
     def key(self) -> str:
         # A trait's version rises on every edit; a reorder moves only its position.
@@ -93,7 +115,8 @@ class BuilderInputs:
         text = json.dumps(
             [lines, self.sheet_version]
             + [self.assets, sorted(self.counters.items()), self.target, self.contest]
-            + ([self.table] if self.table else []),
+            + ([self.table] if self.table else [])
+            + ([self.additions] if self.additions else []),
             sort_keys=True,
             default=str,
         )
@@ -101,9 +124,16 @@ class BuilderInputs:
 
 
 def builder_inputs(
-    campaign: Campaign, sheet: Sheet, state: Mapping, session: Mapping | None = None
+    campaign: Campaign,
+    sheet: Sheet,
+    state: Mapping,
+    session: Mapping | None = None,
+    *,
+    live: bool = False,
 ) -> BuilderInputs:
-    """`session`: the session Assets, when the caller has read them already."""
+    """`session`: the session Assets, when the caller has read them already. `live`: the
+    player's own builder, whose roll takes the dice the GM added to it (table.live_pool);
+    other forms that build a pool from a sheet take none."""
     return BuilderInputs(
         traits=list(Trait.objects.filter(sheet=sheet).select_related("parent", "link")),
         sheet_version=sheet.version,
@@ -112,6 +142,7 @@ def builder_inputs(
         target=scene_target(campaign, state),
         contest=open_contest(state),
         table=from_the_table(campaign, sheet, state),
+        additions=live_pool.addition_entries(campaign.pk, sheet.pk) if live else [],
     )
 
 
@@ -143,7 +174,8 @@ def table_assets(
 def build(
     campaign: Campaign, sheet: Sheet, data: Mapping, inputs: BuilderInputs, *, gm: bool
 ) -> Pool:
-    """The pool of the builder's fields against its inputs."""
+    """The pool of the builder's fields against its inputs: the request is the roll's,
+    the GM's added dice in it, and its cost is the one the roll charges."""
     return build_pool(
         campaign.game,
         inputs.traits,
@@ -153,6 +185,8 @@ def build(
         target=inputs.target,
         table_assets=inputs.assets,
         table={**inputs.table, "gm": gm},
+        additions=inputs.additions,
+        gm_side=gm and sheet.kind == Sheet.Kind.NPC,
     )
 
 
@@ -169,5 +203,5 @@ def builder_for(campaign: Campaign, user, data: Mapping) -> tuple[Pool, int | No
     _, membership = get_campaign_for_user(user, campaign.pk)
     sheet = sheet_for_builder(campaign, membership, user, data.get("sheet"))
     state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state)
+    inputs = builder_inputs(campaign, sheet, state, live=True)
     return build(campaign, sheet, data, inputs, gm=membership.is_gm), target_of(data, inputs)

@@ -72,16 +72,14 @@ def dice_of(pool: Pool) -> list[str]:
     return picked + [f"{a.die} {a.name}" for a in pool.assets if a.selected]
 
 
-def with_additions(campaign: Campaign, sheet: Sheet, request: Mapping[str, Any] | None):
-    """The request with the GM's additions for this sheet joined to it (the game says
-    how: `UI.additions.merge`)."""
-    if request is None:
-        return None
-    entries = [
+def addition_entries(campaign_id: int, sheet_id: int) -> list[dict[str, Any]]:
+    """The GM's additions to this sheet's roll as pool entries, each named with its
+    holder; the pool builder joins them to the roll's request (the game says how:
+    `UI.additions.merge`) and prices the roll with them."""
+    return [
         {"die": a["die"], "trait": a["trait"], "group": a["group"], "sheet": a["holder"]}
-        for a in additions_of(campaign.pk, sheet.pk)
+        for a in additions_of(campaign_id, sheet_id)
     ]
-    return campaign.game.ui.additions.merge(request, entries)
 
 
 # --------------------------------------------------------------------------- changes

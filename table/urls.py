@@ -23,6 +23,11 @@ urlpatterns = [
     ),
     path("c/<id:campaign_id>/table/act/<str:action_name>/", views.act, name="table_act"),
     path(
+        "c/<id:campaign_id>/table/act/<str:action_name>/form/",
+        views.act_form,
+        name="table_act_form",
+    ),
+    path(
         "c/<id:campaign_id>/table/quick/<str:action_name>/",
         views_gm.quick_action,
         name="table_quick",

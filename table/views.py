@@ -23,6 +23,7 @@ from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
+from rules.kit.ui import KEPT_DICE
 from sheets.models import Sheet
 
 from . import actions, live_pool, recent_pools, visibility, whispers
@@ -108,12 +109,18 @@ def action_entry(
     form = ActionForm(
         action, data, gm=membership.is_gm, controls=controls, words=words, prefix=action.name
     )
+    rows = picker_rows(action, controls, pickers)
+    params = handler_for(campaign.game, action.name).table_params
+    # The lists read again as the form opens (act_form): the kept rolls' dice, the rolls.
+    fresh = [f"#picker-{r.key}" for r in rows if r.kind == KEPT_DICE]
+    fresh += [f"#{k}-{action.name}" for k, p in (("tr", "roll"), ("tf", "from_seq")) if p in params]
     return {
         "action": action,
         "form": form,
-        "pickers": picker_rows(action, controls, pickers),
+        "pickers": rows,
         # The table options this action's transition reads: the form asks for those only.
-        "table_params": handler_for(campaign.game, action.name).table_params,
+        "table_params": params,
+        "fresh": fresh,
     }
 
 
@@ -198,12 +205,10 @@ def builder_context(
     error: str = "",
     session: Mapping | None = None,
 ) -> dict[str, Any]:
-    inputs = builder_inputs(campaign, sheet, state, session)
-    pool = build(campaign, sheet, data, inputs, gm=membership.is_gm)
+    inputs = builder_inputs(campaign, sheet, state, session, live=True)
+    pool = build(campaign, sheet, data, inputs, gm=membership.is_gm)  # the GM's dice in it
     target = target_of(data, inputs)
     gm_additions = live_pool.additions_of(campaign.pk, sheet.pk)
-    if gm_additions:  # the odds of the roll that will be made, the GM's dice in it
-        pool.request = live_pool.with_additions(campaign, sheet, pool.request)
     odds: OddsView = pool_odds(campaign.system, pool, target)
     return {
         "depends": inputs.key(),
@@ -235,7 +240,7 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
     if request.method == "GET" and "depends" in data:
         # The page asks after another member's action: 204 if what this builder shows
         # from the table is unchanged, 200 if it should re-render itself.
-        current = builder_inputs(campaign, sheet, state).key()
+        current = builder_inputs(campaign, sheet, state, live=True).key()
         return HttpResponse(status=204 if data["depends"] == current else 200)
     if request.method == "POST":
         data = recent_pools.with_recent(data, campaign.pk, sheet.pk, membership)
@@ -253,14 +258,13 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state)
+    inputs = builder_inputs(campaign, sheet, state, live=True)  # the GM's dice: the server's
     pool = build(campaign, sheet, request.POST, inputs, gm=membership.is_gm)
     error = message = ""
     if pool.request is None or pool.errors:
         error = pool.errors[0] if pool.errors else "Pick dice first."
     else:
         name, req = roll_request(campaign, sheet, pool, request.POST, state)
-        req = live_pool.with_additions(campaign, sheet, req)  # the server's, never the form's
         chosen = str(request.POST.get("visibility") or "public")
         try:
             spend(campaign, request.user)
@@ -370,6 +374,29 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
         "message": message,
         "error": error,
         "selected_sheet": sheet_id_of(request.POST),
+    }
+    return render(request, "table/page.html#action-form", context)
+
+
+@login_required
+@require_GET
+def act_form(request: HttpRequest, campaign_id: int, action_name: str) -> HttpResponse:
+    """One More-actions form with its lists read now (the rolls kept and made since the
+    page loaded, the dice where a re-split put them): fetched as its <details> opens."""
+    campaign, membership = get_campaign_for_player(request.user, campaign_id)
+    offered, _ = more_actions(campaign.game, gm=membership.is_gm)
+    action = next((a for a in offered if a.name == action_name), None)
+    if action is None:
+        raise Http404("No such action")
+    controls = field_controls(campaign.game, action)
+    state = scene_state(campaign, membership)
+    pickers = pickers_for(campaign, membership, state, controls.values())
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "entry": action_entry(campaign, membership, action, pickers),
+        "pickers": pickers,
+        "selected_sheet": sheet_id_of(request.GET),
     }
     return render(request, "table/page.html#action-form", context)
 

@@ -22,12 +22,9 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
     if pool.options["big_hero"]:
         request["big_hero"] = {"die": hero.die_label, "trait": hero.name}
         request["plot_points"] = held
-        pool.cost, pool.cost_lines = 1, ["1 plot point for the Big Hero Die (CTX-6)"]
     if target is not None:
         request["difficulty"] = target
     kb.check(pool, request, lambda r: rolls.parse_player_pool(r["pool"]))
-    if pool.options["big_hero"] and held < 1:
-        pool.errors.append("The Big Hero Die costs 1 plot point, and none is left.")
 
 
 BUILDER = kb.PoolBuilder(
@@ -36,4 +33,5 @@ BUILDER = kb.PoolBuilder(
     fill=fill,
     one_of=("attributes", "distinctions"),
     table_assets=True,
+    price=POOL.cost,
 )

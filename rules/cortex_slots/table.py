@@ -8,9 +8,11 @@ points buy scene changes and Assets (CTX-7); advances raise traits (CTX-9).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..kit.cortex_table import PoolRules, fill_pool
+from ..kit.costs import Cost, CostItem, require_payable
 from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     MAX_KEPT_ROLLS,
@@ -29,6 +31,14 @@ class SlotsPool(PoolRules):
     """CTX-1: one Attribute, one Distinction, Skills, Assets and Talents from the sheet."""
 
     own_groups = ("attributes", "distinctions", "skills", "assets", "talents")
+
+    def cost(self, request: Mapping, *, gm: bool) -> Cost:
+        """CTX-6: the Big Hero Die costs 1 plot point to add."""
+        hero = request.get("big_hero")
+        if not isinstance(hero, Mapping):
+            return Cost()
+        what = f"{hero.get('trait') or 'the Big Hero Die'} {hero.get('die') or ''}".strip()
+        return Cost(items=(CostItem(what, 1, "the Big Hero Die, CTX-6"),))
 
 
 POOL = SlotsPool()
@@ -104,6 +114,9 @@ class CtxRoll(Transition):
             else:
                 request["difficulty"] = current.get("value")
                 request["difficulty_botch"] = bool(current.get("botch"))
+
+    def precheck(self, ctx: Table) -> None:
+        require_payable(ctx, ctx.sheet, POOL.cost(ctx.request, gm=ctx.is_gm))
 
     def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
         for spend in outcome.get("spends") or []:

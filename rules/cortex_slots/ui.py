@@ -47,8 +47,13 @@ UI = GameUi(
     action_fields={
         "bank_move": {
             "dice": FieldControl(FROM_TABLE),
+            # CTX-6: the Big Hero Die is never in the Bank.
             "index": FieldControl(
-                KEPT_DICE, source="rolls", slots=(("", 1),), label="The banked die"
+                KEPT_DICE,
+                source="rolls",
+                slots=(("", 1),),
+                label="The banked die",
+                apart="big_hero",
             ),
         },
         "resplit": {
@@ -58,6 +63,12 @@ UI = GameUi(
                 source="rolls",
                 slots=(("total", 2), ("effect", 1)),
                 label="The new split: two dice for the total, one for the effect",
+                # CTX-6: the Big Hero Die joins the Total or the Effect slot by name.
+                apart="big_hero",
+                apart_choices=(
+                    ("total", "The Big Hero Die adds to the Total"),
+                    ("effect", "The Big Hero Die goes to the Effect slot"),
+                ),
             ),
         },
         "buy_hitch": {"dice": FieldControl(FROM_TABLE)},

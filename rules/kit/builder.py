@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .costs import Cost
 from .errors import RulesError
-from .table import norm
+from .table import norm, sentence
 
 MAX_PLOT_POINTS_IN_ROLL = 20
 TABLE_ASSET_LABEL = "Scene and session Assets"
@@ -46,7 +47,8 @@ class PoolBuilder:
     (Unisystem: one attribute unless the roll takes two); `link`: (clicked trait, kept
     ids, traits by id, notes) -> kept ids, for traits that bring or drop others (SER-1
     Refinements and their Stylin', PER-1 a skill's attribute); `table_assets`: whether the
-    pool takes the table's Assets."""
+    pool takes the table's Assets; `price`: (request, gm=...) -> the `Cost` of the roll,
+    the same function the roll checks its cost with (rules.kit.costs)."""
 
     roll_action: str
     clickable: tuple[str, ...]
@@ -56,6 +58,7 @@ class PoolBuilder:
     one_of_when: Callable[[Mapping], tuple[str, ...]] | None = None
     link: Callable[..., list[int]] | None = None
     table_assets: bool = False
+    price: Callable[..., Cost] | None = None
 
 
 @dataclass
@@ -93,8 +96,9 @@ class Pool:
     request: dict[str, Any] | None
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    cost: int = 0
+    cost: int = 0  # the most the roll charges (rules.kit.costs.Cost.most)
     cost_lines: list[str] = field(default_factory=list)
+    cost_headline: str = ""
     assets: list[AssetChoice] = field(default_factory=list)  # the table's, not the sheet's
     asset_label: str = TABLE_ASSET_LABEL
     # d10 games: the GM's difficulty and bonus dice, and whether the GM builds (see build).
@@ -187,6 +191,8 @@ def build(
     target: int | None = None,
     table_assets: Sequence[tuple[str, str, str]] = (),
     table: Mapping[str, Any] | None = None,
+    additions: Sequence[Mapping[str, Any]] = (),
+    gm_side: bool = False,
 ) -> Pool:
     """Read the builder's form data against a sheet's traits and enforce the pool rules
     of `system` (the game, from the registry).
@@ -199,6 +205,10 @@ def build(
     `table` is what the d10 games' builders take from the table for a player:
     {"gm": False, "difficulty": the scene's as they see it, "bonus_dice": the grant};
     without it (or with "gm": True) those fields are typed, as the GM does.
+    `additions` are the dice the GM added to this roll (the pool in the open), each named
+    with its holder: they join the request as the game's `UI.additions.merge` says, so
+    the cost and the odds shown are those of the roll that will be made. `gm_side`: the
+    pool is the GM's own (a GM character's), priced as the roll prices the GM's.
     """
     counters = dict(counters or {})
     game = system
@@ -234,7 +244,27 @@ def build(
         pool.assets = _table_assets(table_assets, traits, data, notes)
     builder.fill(pool, chosen, by_id, data, counters, character, target, traits)
     pool.notes = notes + pool.notes
+    if pool.request is not None and additions:
+        pool.request = game.ui.additions.merge(pool.request, list(additions))
+    if pool.request is not None and builder.price is not None:
+        _price(pool, builder.price, counters, character, gm_side)
     return pool
+
+
+def _price(pool: Pool, price: Callable[..., Cost], counters, character: str, gm: bool) -> None:
+    """The cost line, from the function the roll checks and charges with; a pool the
+    character cannot pay for is refused in the roll's words."""
+    try:
+        cost = price(pool.request, gm=gm)
+    except RulesError as error:
+        message = sentence(str(error))
+        if message not in pool.errors:
+            pool.errors.append(message)
+        return
+    pool.cost, pool.cost_lines, pool.cost_headline = cost.most, cost.lines, cost.headline
+    refusal = cost.refusal(character or "the character", counters.get(cost.counter, 0))
+    if refusal:
+        pool.errors.append(refusal)
 
 
 def _table_assets(

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .costs import Cost, require_payable
+from .errors import RulesError
 from .table import (
     NPC,
     ActionError,
@@ -26,6 +28,7 @@ from .table import (
     new_id,
     norm,
     not_on_table,
+    sentence,
     table_asset,
 )
 
@@ -47,6 +50,11 @@ class PoolRules:
     other_side_groups: tuple[str, ...] = ()
     parent_groups: tuple[str, ...] = ()
     entry_flags: Mapping[str, str] = {}
+
+    def cost(self, request: Mapping, *, gm: bool) -> Cost:
+        """What a pool costs, read from its request as the table fills it: the one price
+        the pool builder shows and the roll checks and charges (rules.kit.costs)."""
+        return Cost()
 
     def entry(self, trait: TraitHandle) -> dict[str, Any]:
         """A trait of the roller's sheet as a pool entry: the one translation of a sheet
@@ -188,14 +196,20 @@ class CortexPlusRules(PoolRules):
         if "pool" in request:
             request["pool"] = fill_pool(ctx, request["pool"], sheet, self)
 
-    def pool_cost(self, ctx: Table, request: Mapping, *, gm: bool) -> int:
-        """Plot points one side's pool may cost: those named for the result (SER-8)."""
-        return int_field(request, "plot_points")
+    def cost(self, request: Mapping, *, gm: bool) -> Cost:
+        """SER-8: the plot points named for more dice in the result, charged only for the
+        dice that come up to take them."""
+        return Cost(for_result=int_field(request, "plot_points"))
 
     def check_cost(self, ctx: Table, sheet: SheetHandle | None, request: Mapping, *, gm) -> None:
         """Refuse, before any die is drawn, a pool the character cannot pay for."""
-        if sheet is not None:
-            check_plot_points(ctx, sheet, self.pool_cost(ctx, request, gm=gm))
+        if sheet is None:
+            return
+        try:
+            cost = self.cost(request, gm=gm)
+        except RulesError as error:
+            raise ActionError(sentence(str(error))) from error
+        require_payable(ctx, sheet, cost)
 
     def apply_side(
         self, ctx: Table, sheet: SheetHandle | None, outcome: Mapping, *, later=None

@@ -16,7 +16,6 @@ Sheets and traits reach a transition as opaque handles with the attributes liste
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -25,7 +24,6 @@ from typing import Any, Protocol
 from .actions import Action
 from .dice import parse_size
 from .errors import RulesError
-from .faces import FaceSource
 
 MAX_ID = 2**53  # ids and seqs beyond this are no row's (and overflow SQLite)
 MAX_KEPT_ROLLS = 30  # kept rolls per scene, and how far back a claim looks
@@ -257,25 +255,6 @@ def int_field(request: Mapping, key: str, default: int = 0) -> int:
 
 def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else "That is not allowed."
-
-
-def dry_run(action: Action, request: Mapping) -> dict[str, Any]:
-    """Resolve with stand-in faces to learn what a request costs before rolling it.
-
-    Costs (Smallville's paid dice) never depend on the faces, so any faces do.
-    """
-
-    class Stand(FaceSource):
-        def __init__(self) -> None:
-            self.faces = []
-
-        def draw(self, size: int) -> int:
-            return 2
-
-    try:
-        return action.resolver(copy.deepcopy(dict(request)), Stand())
-    except RulesError as error:
-        raise ActionError(sentence(str(error))) from error
 
 
 def entry_label(raw: Mapping) -> str:

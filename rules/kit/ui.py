@@ -140,6 +140,10 @@ class FieldControl:
     like: str = ""
     source: str = ""
     slots: tuple[tuple[str, int], ...] = ()
+    # KEPT_DICE: a die flagged `apart` in the kept roll is never picked by number; with
+    # `apart_choices` ((value, label), ...) the form asks where it goes, put under `apart`.
+    apart: str = ""
+    apart_choices: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,10 @@ class GameUi:
     panel_counters: tuple[str, ...] | None = None
     difficulty_is_target: bool = True
     builder_from_table: bool = False
+    # The sheet group by which another character resists in the pool builder (PER-5: the
+    # skill a reactor rolls); the builder offers each character the member sees, with the
+    # traits of that group. Empty: the builder offers no other side.
+    against_group: str = ""
     difficulty_from: str = ""
     difficulty_help: str = ""
     target_field: bool = True

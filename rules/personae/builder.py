@@ -67,7 +67,13 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
         "criticals": min(counters.get("criticals", 0), threshold),
     }
     request: dict[str, Any] = {"actor": actor}
-    if difficulty is not None:
+    versus = against(pool, data, request)
+    if versus:
+        pool.notes.append(
+            f"Against {versus}: the higher total wins, and a natural 10 of theirs fails "
+            "you even on a tie (PER-5)."
+        )
+    elif difficulty is not None:
         request["difficulty"] = difficulty
     elif secret:
         pool.notes.append(kb.SECRET_DIFFICULTY_NOTE)
@@ -82,6 +88,28 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
         pool.errors.append(missing)
         pool.fillable["goal"] = missing
     pool.request = request
+
+
+def against(pool, data, request: dict[str, Any]) -> str:
+    """PER-1, PER-5: the roll is against another character, who resists with a skill of
+    their sheet: the request names them (table.target) and the skill, and the table
+    reads their dice and attribute. The character's name, or "" when none is picked."""
+    others = {o["id"]: o for o in pool.table.get("against") or () if isinstance(o, Mapping)}
+    picked = kb.form_ints([data.get("against")])
+    other = others.get(picked[0]) if picked else None
+    skill = str(data.get("against_skill", "") or "").strip()[:80]
+    pool.options.update(
+        against_choices=list(others.values()),
+        against=other["id"] if other else None,
+        against_skill=skill,
+    )
+    if other is None:
+        return ""
+    if skill not in other["traits"]:
+        pool.errors.append(f"Pick the skill {other['name']} resists with.")
+    request["reactor"] = {"skill_name": skill}
+    request["table"] = {"target": other["id"]}
+    return other["name"]
 
 
 BUILDER = kb.PoolBuilder(

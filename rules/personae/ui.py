@@ -18,6 +18,7 @@ UI = GameUi(
     builder_from_table=True,
     difficulty_help="A player's challenge without a reactor must beat it (PER-1).",
     target_field=False,
+    against_group="skills",
     opposition=OppositionRoll(
         fields="rating",
         refusal=(

@@ -59,8 +59,6 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
                     c.note = f"only with {parent}"
     spend = kb.plot_points(pool, data, counters)
     request = {"pool": entries, "plot_points": spend}
-    if spend:
-        pool.cost, pool.cost_lines = spend, [f"{spend} plot point(s) to add dice to the result"]
     kb.check(pool, request, lambda r: build_pool(r, gm=False))
 
 
@@ -71,4 +69,5 @@ BUILDER = kb.PoolBuilder(
     one_of=("stylins", "values"),
     link=refinements_with_their_stylin,
     table_assets=True,
+    price=RULES.cost,
 )

@@ -9,7 +9,7 @@ from typing import Any
 from ..kit import builder as kb
 from .actions import build_pool
 from .sheet import SIDE_GROUPS
-from .table import RULES
+from .table import RULES, side_entry
 
 
 def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
@@ -18,7 +18,7 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
     main, side = [], []
     for t in chosen:
         if t.group in SIDE_GROUPS:
-            side.append({**RULES.entry(t), "on_sheet": True, "used": False})
+            side.append(side_entry(t))
             continue
         entry = RULES.entry(t)
         if t.group in ("values", "relationships") and t.pk in challenged:
@@ -39,20 +39,13 @@ def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> N
                     c.disabled = not c.selected
     built = kb.check(pool, request, lambda r: build_pool(r, watchtower=False))
     if built is not None:
-        lines = [f"{c['trait'] or c['die']}: {c['why']}" for c in built.costs if c["plot_points"]]
-        pool.cost = built.dice_cost + spend
-        pool.cost_lines = lines + ([f"{spend} for more dice in the result"] if spend else [])
+        # Each picked trait says what it costs; the cost line is the kit's (BUILDER.price).
         for c in built.costs:
             choice = next(
                 (x for x in kb.all_choices(pool) if x.selected and x.name == c["trait"]), None
             )
             if choice is not None:
                 choice.note = "+1 plot point" if c["plot_points"] else "free"
-        if pool.cost > counters.get("plot_points", 0):
-            pool.errors.append(
-                f"This pool costs {pool.cost} plot point(s); "
-                f"{character or 'the character'} has {counters.get('plot_points', 0)}."
-            )
 
 
 BUILDER = kb.PoolBuilder(
@@ -60,4 +53,5 @@ BUILDER = kb.PoolBuilder(
     clickable=(*RULES.own_groups, *SIDE_GROUPS),
     fill=fill,
     one_of=("values",),
+    price=RULES.cost,
 )

@@ -15,23 +15,37 @@ from ..kit.cortex_table import (
     check_plot_points,
     contest_transitions,
 )
+from ..kit.costs import Cost, CostItem
 from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     ActionError,
     SheetHandle,
     Table,
+    TraitHandle,
     Transition,
-    dry_run,
     holder_id,
     int_field,
     norm,
     not_on_table,
     scene_view,
 )
+from .actions import build_pool
 from .sheet import SIDE_GROUPS
 
 # Flags a new session clears, by sheet group (SMV-7: every Resource is free again).
 SESSION_FLAGS = {group: ("used",) for group in SIDE_GROUPS}
+
+
+def side_entry(trait: TraitHandle) -> dict[str, Any]:
+    """SMV-7: a Resource of the roller's own sheet as a side-pool entry, free unless used
+    this session: the one translation the pool builder and the roll share."""
+    return {
+        "die": trait.die_label,
+        "trait": trait.name,
+        "group": trait.group,
+        "on_sheet": True,
+        "used": bool((trait.flags or {}).get("used")),
+    }
 
 
 def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> object:
@@ -51,15 +65,7 @@ def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> ob
         mine = holder is None or (sheet is not None and holder == sheet.pk)
         trait = char.trait(raw.get("group"), raw.get("trait", "")) if char and mine else None
         if trait is not None and trait.die:
-            filled.append(
-                {
-                    **raw,
-                    "trait": trait.name,
-                    "die": trait.die_label,
-                    "on_sheet": True,
-                    "used": bool((trait.flags or {}).get("used")),
-                }
-            )
+            filled.append({**raw, **side_entry(trait)})
             continue
         other = ctx.visible_sheet(holder) if holder is not None and not mine else None
         if other is not None and raw.get("group") in SIDE_GROUPS:
@@ -109,12 +115,15 @@ class SmallvilleRules(CortexPlusRules):
             request["side_pool"] = fill_side_pool(ctx, request["side_pool"], sheet)
         useful_details(ctx, request)
 
-    def pool_cost(self, ctx: Table, request: Mapping, *, gm: bool) -> int:
-        """SMV-3..7: the paid dice, worked out by the roll action on that side, and the plot
-        points named for the result."""
-        side = {**request, "watchtower": gm}
-        paid = int_field(dry_run(ctx.system.action("roll"), side), "plot_points_for_dice")
-        return paid + super().pool_cost(ctx, request, gm=gm)
+    def cost(self, request: Mapping, *, gm: bool) -> Cost:
+        """SMV-3..7: the paid dice, priced by the roll's own reading of the pool, and the
+        plot points named for the result (SMV-8)."""
+        pool = build_pool(request, watchtower=gm)
+        items = tuple(
+            CostItem(f"{c['trait']} {c['die']}".strip(), c["plot_points"], c["why"])
+            for c in pool.costs
+        )
+        return Cost(items=items, for_result=pool.plot_points)
 
     def apply_side(
         self, ctx: Table, sheet: SheetHandle | None, outcome: Mapping, *, later=None

@@ -325,8 +325,9 @@ class Chase(Transition):
             ctx.request["turn"] = current["turn"]
         else:
             ctx.request["turn"] = 0
-        for key in ("runner", "chaser"):
-            ctx.request[key] = fill_uni_spec(ctx, ctx.request.get(key), None)
+        # The runner is the acting character (the form's "Your roll"); the chaser is named.
+        ctx.request["runner"] = fill_uni_spec(ctx, ctx.request.get("runner"), ctx.sheet)
+        ctx.request["chaser"] = fill_uni_spec(ctx, ctx.request.get("chaser"), None)
 
     def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
         save_tracker(

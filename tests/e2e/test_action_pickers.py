@@ -71,3 +71,54 @@ def test_the_gm_plays_a_resisted_roll_by_picking(chromium, daphne_server):
     assert "⚠" not in answer.value.text(), answer.value.text()
     expect(gm.locator("#action-resisted .ok")).to_be_visible()
     expect(gm.locator("#log > li[data-seq]").first).to_contain_text(re.compile("Ace|Vamp"))
+
+
+ROLL_SETUP = r"""
+import json
+import sys
+import django
+django.setup()
+from django.contrib.auth import get_user_model
+from campaigns import services
+from campaigns.models import Campaign, Membership
+from sheets.models import Sheet, Trait
+from sheets.services import create_sheet
+from table import actions
+
+U = get_user_model()
+gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
+POOL = [
+    {"die": "d8", "trait": "Agility", "group": "attributes"},
+    {"die": "d8", "trait": "Ex-Marine", "group": "distinctions"},
+    {"die": "d6", "trait": "Sneak", "group": "skills"},
+]
+if len(sys.argv) > 1:
+    c = Campaign.objects.get(pk=int(sys.argv[1]))
+    kai = Sheet.objects.get(campaign=c, name="Kai")
+else:
+    c = services.create_campaign(gm, name="E2E lists", description="", system="cortex_slots")
+    Membership.objects.create(campaign=c, user=alice, role="player")
+    kai = create_sheet(c, name="Kai", kind="pc", owner=alice, counters={"plot_points": 1})
+    for entry in POOL:
+        Trait.objects.create(sheet=kai, group=entry["group"], name=entry["trait"],
+                             die=int(entry["die"][1:]))
+    scene = services.create_scene(c, title="Dock", description="")
+    services.start_scene(c, scene.pk)
+event = actions.perform(c, alice, "roll", {"pool": POOL}, sheet_id=kai.pk)
+print(json.dumps({"id": c.pk, "seq": event.seq}))
+"""
+
+
+def test_a_roll_made_after_the_page_loaded_is_listed_when_the_form_opens(chromium, daphne_server):
+    """More actions: the kept rolls are read again as a form opens, by id, so a roll
+    made since the page loaded can be re-split from it."""
+    first = daphne_server.seed(ROLL_SETUP)
+    alice = log_in(chromium, daphne_server, "alice")
+    alice.goto(f"{daphne_server.url}/c/{first['id']}/table/")
+    expect(alice.locator("#socket-status")).to_have_attribute("data-state", "live")
+    later = daphne_server.seed(ROLL_SETUP, str(first["id"]))
+    picker = alice.locator("#picker-resplit-split")
+    expect(picker).not_to_contain_text(f"#{later['seq']} Kai")
+    alice.locator("#actions-h").click()
+    alice.locator("summary", has_text="Change the split").click()
+    expect(picker).to_contain_text(f"#{later['seq']} Kai")

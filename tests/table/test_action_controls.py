@@ -174,6 +174,77 @@ def test_cortex_slots_resplit_picks_the_kept_rolls_dice(gm, player, observer, cl
     assert event.params["roll"] == roll.seq
 
 
+def test_cortex_slots_resplit_places_the_big_hero_die_by_name(gm, player, observer, client_for):
+    """CTX-2, CTX-6: the Big Hero Die is not offered as a numbered die (the rules place it
+    by name); the form asks which slot it joins, and the new split puts it there."""
+    campaign = make_campaign(gm, player, observer, "cortex_slots")
+    sheet, _ = build_sheet(campaign, player, "cortex_slots", "Kai")
+    sheet.counters.filter(key="plot_points").update(value=2)
+    start_scene(campaign)
+    pool = [
+        {"die": "d8", "trait": "Agility", "group": "attributes"},
+        {"die": "d8", "trait": "Ex-Marine", "group": "distinctions"},
+        {"die": "d6", "trait": "Sneak", "group": "skills"},
+        {"die": "d8", "trait": "Sniper Rifle", "group": "assets"},
+    ]
+    roll = actions.perform(
+        campaign, player, "roll", {"pool": pool, "big_hero": True}, sheet_id=sheet.pk
+    )
+    hero = next(i for i, d in enumerate(roll.outcome["dice"]) if d.get("big_hero"))
+    pete = client_for(player)
+    page = html.unescape(pete.get(reverse("table", args=[campaign.pk])).content.decode())
+    assert f'value="{roll.seq}:{hero}"' not in page
+    assert 'name="resplit-split-big_hero"' in page
+    others = [i for i in range(len(roll.outcome["dice"])) if i != hero]
+    total, effect = others[:2], others[2]
+    response = _act(
+        pete,
+        campaign,
+        "resplit",
+        {
+            "sheet": sheet.pk,
+            "resplit-split-total": [f"{roll.seq}:{i}" for i in total],
+            "resplit-split-effect": f"{roll.seq}:{effect}",
+            "resplit-split-big_hero": "effect",
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(pete, campaign, "resplit")
+    assert shown
+    assert event.request["split"] == {"total": total, "effect": effect, "big_hero": "effect"}
+    assert event.outcome["dice"][hero]["role"] == "effect"
+
+
+def test_more_actions_lists_are_read_when_a_form_is_opened(gm, player, observer, client_for):
+    """A roll made after the page loaded is among the earlier rolls when the form opens,
+    and a re-split shows the dice where they now sit: each form asks for itself again
+    as its <details> opens."""
+    campaign, sheet, roll = _kept_roll(gm, player, observer)
+    pete = client_for(player)
+    page = pete.get(reverse("table", args=[campaign.pk])).content.decode()
+    url = reverse("table_act_form", args=[campaign.pk, "bank_move"])
+    assert f'hx-get="{url}"' in page and 'hx-trigger="toggle"' in page
+    # Only the lists are swapped in, by id: what was picked elsewhere on the form stays.
+    assert 'hx-select-oob="#picker-bank_move-index,#tr-bank_move"' in page
+    assert 'id="picker-bank_move-index"' in page and 'id="tr-bank_move"' in page
+    again = actions.perform(
+        campaign, player, "roll", {"pool": roll.request["pool"]}, sheet_id=sheet.pk
+    )
+    assert f'value="{again.seq}:0"' not in page
+    fresh = html.unescape(pete.get(url, **HX).content.decode())
+    assert f'value="{again.seq}:0"' in fresh and 'name="bank_move-index"' in fresh
+    dice = again.outcome["dice"]
+    usable = [i for i, d in enumerate(dice) if d.get("face") != 1 and d["role"] == "bank"]
+    usable += [i for i in range(len(dice)) if i not in usable]
+    split = {"total": usable[:2], "effect": usable[2]}
+    actions.perform(campaign, player, "resplit", {"split": split, "table": {"roll": again.seq}},
+                    sheet_id=sheet.pk)  # fmt: skip
+    fresh = html.unescape(pete.get(url, **HX).content.decode())
+    moved = dice[usable[0]]
+    assert f"{moved['trait']} {moved['die']}: {moved['face']} (total)" in fresh
+    assert client_for(observer).get(url, **HX).status_code in (403, 404)
+
+
 def test_cortex_slots_bank_move_picks_a_die_of_the_earlier_roll(gm, player, observer, client_for):
     campaign, sheet, roll = _kept_roll(gm, player, observer)
     pete = client_for(player)
@@ -238,6 +309,62 @@ def test_unisystem_resisted_ticks_both_sides_from_their_sheets(gm, player, obser
     assert event.request["attacker"]["skill_name"] == "Kung Fu"
     assert event.request["attacker"]["attribute"] == 4  # from the sheet
     assert event.request["defender"]["name"] == "Vamp"
+
+
+def test_unisystem_a_players_chase_form_rolls_their_character_against_the_chaser(
+    gm, player, observer, client_for
+):
+    """UNI-13: the player's own character runs (the form's "Your roll"), the chaser is
+    picked with their traits; the form is not refused for naming no runner."""
+    campaign = make_campaign(gm, player, observer, "unisystem")
+    hero, t = build_sheet(campaign, player, "unisystem", "Hero")
+    foe, f = build_sheet(campaign, None, "unisystem", "Vamp", kind="npc")
+    start_scene(campaign)
+    response = _act(
+        client_for(player),
+        campaign,
+        "chase",
+        {
+            "sheet": hero.pk,
+            "chase-lead": "2",
+            "chase-runner-trait": ids(t["dex"]),
+            "chase-chaser-sheet": foe.pk,
+            "chase-chaser-trait": ids(f["dex"]),
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(client_for(gm), campaign, "chase")
+    assert shown
+    assert event.request["runner"]["name"] == "Hero" and event.request["runner"]["attribute"] == 4
+    assert event.request["chaser"]["name"] == "Vamp"
+
+
+@pytest.mark.parametrize("who", ["player", "gm"])
+def test_personae_concerted_effort_form_takes_its_goal(who, gm, player, observer, client_for):
+    """PER-8, PER-9: the coordinator's traits are ticked and the goal typed on the form;
+    the form is played, not refused for a goal it holds, and the card keeps the goal."""
+    campaign = make_campaign(gm, player, observer, "personae")
+    hero, t = build_sheet(campaign, player, "personae", "Ace")
+    helper, _ = build_sheet(campaign, None, "personae", "Bo", kind="npc")
+    start_scene(campaign)
+    actions.perform(campaign, gm, "set_difficulty", {"difficulty": 6})
+    response = _act(
+        client_for(gm if who == "gm" else player),
+        campaign,
+        "concerted_effort",
+        {
+            "sheet": hero.pk,
+            "concerted_effort-coordinator-trait": ids(t["sword"], t["might"]),
+            "concerted_effort-contributors": [helper.pk],
+            "concerted_effort-goal": "Drive them back",
+        },
+    )
+    assert "✓" in response.content.decode(), response.content.decode()
+    event, shown = _logged(client_for(player), campaign, "concerted_effort")
+    assert shown
+    assert event.request["goal"] == "Drive them back"
+    assert event.request["coordinator"]["skill_name"] == "Swordplay"
+    assert event.request["contributors"][0]["name"] == "Bo"
 
 
 # --------------------------------------------------------------------------- what players see

@@ -31,7 +31,7 @@ def test_roll_with_big_hero_die_charges_a_plot_point(t, faces):
     assert event.request["big_hero"]["die"] == "d6" and event.request["plot_points"] == 1
     assert event.request["roller_kind"] == "pc"
     assert t.counter(t.pc, "plot_points") == 0
-    with pytest.raises(ActionError, match="no plot point left"):
+    with pytest.raises(ActionError, match="That costs 1 plot point; Mal has 0"):
         t.perform(t.player, "roll", {"pool": POOL, "big_hero": True}, sheet_id=t.pc.pk)
 
 

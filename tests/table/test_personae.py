@@ -1,9 +1,13 @@
 """Personae at the table (PER-1 … PER-9): criticals banked up to the Potential Threshold,
 spent and given; the concerted effort once per scene."""
 
+import html
+
 import pytest
+from django.urls import reverse
 
 from table.actions import ActionError
+from table.models import TableEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +122,31 @@ def test_assist_and_extend_are_logged(t):
         t.player, "extend_challenge", {"goal": "Win", "extended": False}, sheet_id=t.pc.pk
     )
     assert event.seq == 2
+
+
+def test_the_builder_rolls_against_another_character_and_their_skill(t, faces, client_for):
+    """PER-1, PER-5: the player's builder offers another character and the skill they
+    resist with; the roll reads the reactor from that sheet, and the reactor's natural 10
+    beats the actor."""
+    t.start_scene()
+    player = client_for(t.player)
+    skill = t.trait(t.pc, "skills", "Swordplay")
+    form = {
+        "trait": [str(skill.pk)],
+        "clicked": str(skill.pk),
+        "goal": "Disarm her",
+        "against": str(t.other_pc.pk),
+        "against_skill": "Swordplay",
+        "visibility": "public",
+    }
+    builder = player.post(reverse("table_pool", args=[t.campaign.pk, t.pc.pk]), form,
+                          HTTP_HX_REQUEST="true").content.decode()  # fmt: skip
+    assert '<select name="against">' in builder and f'value="{t.other_pc.pk}" selected' in builder
+    assert "Against Zoe" in html.unescape(builder)
+    faces.queue.extend([9, 5, 3, 10, 2, 2])
+    player.post(reverse("table_pool_roll", args=[t.campaign.pk, t.pc.pk]), form,
+                HTTP_HX_REQUEST="true")  # fmt: skip
+    event = TableEvent.objects.get(campaign=t.campaign, action="challenge")
+    assert event.request["reactor"]["name"] == "Zoe"
+    assert event.request["reactor"]["skill"] == 3 and "difficulty" not in event.request
+    assert event.outcome["result"] == "failure", event.outcome
