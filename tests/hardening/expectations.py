@@ -525,6 +525,7 @@ def _table_rows() -> list[Row]:
             data=lambda w: {"sheet": w.ours.sheet.pk, "amount": 1},
             **post,
         ),
+        r("table_act_form", "GET", players, 200, 200, url=lambda c: {"action_name": "benefit"}),
         r(
             "table_gm_points_each",
             "POST",
