@@ -68,7 +68,7 @@ def test_the_phone_tray_is_compact_and_stays_as_left(chromium, daphne_server, ta
     _fill(page, builder, "target", "9")
     if system == "serenity":  # a cost line in the pool's status
         _fill(page, builder, "plot_points", "1")
-        expect(tray.locator(".pool-status")).to_contain_text("Costs 1 plot point")
+        expect(tray.locator(".pool-status")).to_contain_text("Costs up to 1 plot point")
     expect(toggle).to_have_attribute("aria-expanded", "false")
     expect(toggle).to_contain_text(f"{len(PICKS[system])} picked")
     expect(toggle).to_contain_text("%")  # the odds, in the one line
