@@ -145,6 +145,9 @@ def stream_ids(url: str, token: str, last_event_id: str) -> tuple[int, list[int]
     return 200, ids
 
 
+# The stream gives its connection back while it waits: a real commit, not a test
+# transaction the next request could not open a connection inside (PostgreSQL).
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume asynchronous")
 def test_last_event_id_takes_every_seq_the_schema_allows_and_refuses_past_it(serenity):
     t = serenity
@@ -166,6 +169,9 @@ def test_last_event_id_takes_every_seq_the_schema_allows_and_refuses_past_it(ser
     assert_problem(get(api_url(t.campaign.pk, f"events/{MAX_ID}/"), token), 404)
 
 
+# The stream gives its connection back while it waits: a real commit, not a test
+# transaction the next request could not open a connection inside (PostgreSQL).
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume asynchronous")
 def test_each_stream_message_is_one_the_schema_describes(serenity):
     t = serenity
