@@ -168,13 +168,7 @@ def _roll(page: Page, builder: str, after: int = 0) -> int:
     see settled. The roll is accepted and its card reaches this page. Returns its seq."""
     if after:
         expect(page.locator(f"#event-{after}")).to_be_attached()
-    wait_until(
-        page,
-        "b => { const el = document.querySelector(b);"
-        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
-        " && !el.matches('.htmx-request'); }",
-        builder,
-    )
+    _settled(page, builder)
     before = max(_seqs(page), default=0)
     button = page.locator(f"{builder} .pool-roll button[type=submit]")
     expect(button).to_be_enabled()
@@ -192,10 +186,24 @@ def _roll(page: Page, builder: str, after: int = 0) -> int:
     return max(_seqs(page))
 
 
+def _settled(page: Page, builder: str) -> None:
+    """A player taps what they see settled: not while the builder is about to re-render
+    (aria-busy: another member's action is being checked) or has a request of its own
+    out, whose answer would replace what the tap brings."""
+    wait_until(
+        page,
+        "b => { const el = document.querySelector(b);"
+        " return el && el.getAttribute('aria-busy') !== 'true' && !el.querySelector('.htmx-request')"
+        " && !el.matches('.htmx-request'); }",
+        builder,
+    )
+
+
 def _again(page: Page, builder: str) -> None:
     """A roll clears the pool: Again brings the last one back, in one tap."""
     if page.locator(f"{builder} label.trait-choice.is-selected").count():
         return
+    _settled(page, builder)
     with page.expect_response(_is_builder_post):
         page.locator(f"{builder} .pool-again button").first.click()
     expect(page.locator(f"{builder} label.trait-choice.is-selected").first).to_be_visible()
