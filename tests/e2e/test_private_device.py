@@ -61,9 +61,10 @@ def test_the_gm_badge_and_a_clean_log_out(chromium, daphne_server, campaign):
     violations = serious_violations(alice)
     assert not violations, describe({"player table with the GM's line": violations})
 
-    alice.get_by_role("button", name="Log out").click()
+    with alice.expect_response(lambda r: r.url.split("?")[0].endswith("/accounts/logout/")) as out:
+        alice.get_by_role("button", name="Log out").click()
     alice.wait_for_url(lambda address: "/c/" not in address)
-    logout = answers[f"{daphne_server.url}/accounts/logout/"]
+    logout = out.value.all_headers()
     assert logout["clear-site-data"] == '"cache", "storage"'
     alice.goto(url)
     alice.wait_for_url(lambda address: "/accounts/login/" in address)
