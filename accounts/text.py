@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from django import forms
 
@@ -70,6 +71,18 @@ def shown_text(text: str) -> str:
         if _kept(char, kept[-1] if kept else ""):
             kept.append(char)
     return "".join(kept)
+
+
+def shown_json(value: Any) -> Any:
+    """A JSON value with every string in it (keys too) taken through `shown_text`: what a
+    request carries into the log reaches the other members' cards as text they can read."""
+    if isinstance(value, str):
+        return shown_text(value)
+    if isinstance(value, list):
+        return [shown_json(item) for item in value]
+    if isinstance(value, dict):
+        return {shown_text(str(key)): shown_json(item) for key, item in value.items()}
+    return value
 
 
 class ShownTextField(forms.CharField):

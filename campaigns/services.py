@@ -12,6 +12,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.text import shown_text
+
 from . import signals
 from .locking import retry_conflicts
 from .models import Campaign, Invite, Membership, Role, Scene
@@ -172,7 +174,14 @@ def join(invite: Invite, user) -> list[tuple[Membership, bool]]:
 
 
 def create_scene(campaign: Campaign, *, title: str, description: str) -> Scene:
-    return Scene.objects.create(campaign=campaign, title=title, description=description)
+    """Every way a scene is made goes through here, so its words never carry hidden
+    characters (accounts.text.shown_text), whichever form they came from."""
+    title = shown_text(title).strip()
+    if not title:
+        raise CampaignError("Give the new scene a title.")
+    return Scene.objects.create(
+        campaign=campaign, title=title, description=shown_text(description).strip()
+    )
 
 
 @retry_conflicts

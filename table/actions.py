@@ -64,6 +64,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from accounts.text import shown_json, shown_text
 from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from rules.kit.actions import resolve, roll
@@ -134,10 +135,10 @@ MAX_REASON = 200
 
 
 def _json(value: Any, what: str) -> Any:
-    """A JSON-clean deep copy (tuples become lists), or a refusal."""
+    """A JSON-clean deep copy (tuples become lists, no hidden characters), or a refusal."""
     try:
-        return json.loads(json.dumps(value))
-    except (TypeError, ValueError) as error:
+        return shown_json(json.loads(json.dumps(value)))
+    except (TypeError, ValueError, RecursionError) as error:
         raise ActionError(f"The {what} must be plain JSON.") from error
 
 
@@ -592,9 +593,9 @@ def void(
     transaction (table/undo.py): counters by their deltas, never below zero; dice and
     scene state where nothing later changed them. The void's card names what was given
     back and what was left as it is."""
-    if not isinstance(reason, str) or not reason.strip():
+    if not isinstance(reason, str) or not shown_text(reason).strip():
         raise ActionError("Give a reason for voiding it.")
-    reason = reason.strip()
+    reason = shown_text(reason).strip()
     if len(reason) > MAX_REASON:
         raise ActionError(f"The reason is at most {MAX_REASON} characters.")
     with transaction.atomic():

@@ -4,6 +4,7 @@ character's name as the other players, the export and the sheet see them."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.text import shown_text
-from table import chat
+from table import actions, chat
 from table.models import TableEvent
 
 BIDI = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
@@ -138,3 +139,48 @@ def test_display_names_and_character_names_lose_their_hidden_characters(
     )
     assert create.status_code == 302
     assert campaign.sheets.filter(name="River Tam").exists()
+
+
+@pytest.mark.django_db
+def test_a_scene_the_gm_names_on_the_dashboard_loses_its_hidden_characters(
+    campaign, gm, client_for
+):
+    client_for(gm).post(
+        reverse("table_gm_scene", args=[campaign.pk]),
+        {"op": "new", "title": SPOOF, "description": "\u202eback"},
+    )
+    scene = campaign.scenes.get(title=CLEAN)
+    assert scene.description == "back"
+    answer = client_for(gm).post(
+        reverse("table_gm_scene", args=[campaign.pk]),
+        {"op": "new", "title": "\u202e\u200b"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Give the new scene a title." in answer.content.decode()
+    assert campaign.scenes.count() == 1
+
+
+@pytest.mark.django_db
+def test_what_an_action_carries_into_the_log_loses_its_hidden_characters(
+    campaign, gm, player, observer, client_for
+):
+    """Free text inside a request (the name the GM gives a die, a void's reason) reaches
+    the other members' cards and the export as it reads."""
+    client_for(gm).post(
+        reverse("table_gm_roll", args=[campaign.pk]),
+        {"die": ["d8", "d6"], "die_name": [SPOOF, "Cramped bay"], "visibility": "public"},
+    )
+    roll = TableEvent.objects.filter(campaign=campaign, kind="action").latest("seq")
+    assert "\u202e" not in json.dumps(roll.request, ensure_ascii=False)
+    assert "\u202e" not in json.dumps(roll.outcome, ensure_ascii=False)
+    voided = actions.void(campaign, gm, None, SPOOF, seq=roll.seq)
+    assert voided.request["reason"] == CLEAN
+    assert CLEAN in voided.outcome["headline"]
+    page = client_for(observer).get(reverse("table", args=[campaign.pk])).content.decode()
+    assert CLEAN in page and "fdp.exe" in page
+    for hidden in ("\u202e", "\x1b", "\x07", "\u2066", "\u2069"):
+        assert hidden not in page
+    assert actions._json({"goal": SPOOF, SPOOF: [SPOOF]}, "request") == {
+        "goal": CLEAN,
+        CLEAN: [CLEAN],
+    }
