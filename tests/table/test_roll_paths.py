@@ -7,6 +7,7 @@ open and keeps the pool among the character's recent ones."""
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.test import Client
 from django.urls import reverse
 
@@ -18,7 +19,8 @@ from table.models import Kind, TableEvent
 from table.rendering import clear_cache
 from table.scene_panel import scene_state
 
-from .test_chat import refusal, say_over_sockets
+from .sockets import HANG_GUARD, open_socket, send, seqs
+from .test_chat import refusal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -125,8 +127,21 @@ def by_the_chat_form(t, fields: dict, line: str) -> None:
 
 def over_the_socket(t, fields: dict, line: str) -> None:
     message = {"type": "say", "speak": f"ic:{t.pc.pk}", "text": line}
-    got = say_over_sockets(t, t.player, message, [t.gm])
-    assert refusal(got[t.player]) == ""
+    head = TableEvent.objects.filter(campaign=t.campaign).order_by("-seq").first().seq
+
+    async def exchange() -> list[str]:
+        comm, connected, _ = await open_socket(t.player, t.campaign, last_seq=head)
+        assert connected
+        await send(comm, message)
+        got: list[str] = []
+        # Until the roll's card comes back, or a refusal: whichever, it comes.
+        while not any(seq > head for seq in seqs(got)) and not refusal(got):
+            got.append(await comm.receive_from(timeout=HANG_GUARD))
+        await comm.disconnect()
+        return got
+
+    got = async_to_sync(exchange)()
+    assert refusal(got) == ""
 
 
 PATHS = [by_the_builder, by_the_chat_form, over_the_socket]
