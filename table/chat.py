@@ -5,7 +5,8 @@ trimmed and checked here (never empty, at most MAX_TEXT characters), then writte
 through table.actions.chat_in like every other event. A line that starts with `/roll`
 is a roll instead: the pool is named by the traits of the speaker's character, built
 by the game's own pool builder (rules.kit.builder.build, as clicking the same traits
-does) and rolled through table.actions exactly as the builder's Roll button does.
+does) and rolled by the builder's Roll button's own function (table.rolls.roll_pool),
+with the dice the GM added to the roll while it was built.
 
     /roll Fightin' + Mean + Pistol          traits of the character, by name
     /roll Guns, Agility, Big Score           commas work as well as "+"
@@ -31,13 +32,11 @@ from accounts.text import shown_text
 from rules.kit.table import norm
 from rules.kit.ui import whole_number
 
-from . import actions
+from . import actions, rolls
 from .actions import ActionError
-from .builder import build, builder_inputs, playable_sheets, sheet_for_builder
+from .builder import build, playable_sheets, sheet_for_builder
 from .models import TableEvent, Visibility
 from .reading import membership_of
-from .scene_panel import scene_state
-from .views import roll_request
 
 MAX_TEXT = 1000
 ROLL_COMMAND = "/roll"
@@ -182,8 +181,9 @@ def roll_line(
     sheet_id: int | None = None,
     expect: tuple[str, int] | None = None,
 ) -> TableEvent:
-    """`/roll` with a pool named by traits: the game's builder builds it and the game's
-    roll action rolls it, as the pool builder's Roll button does (table.views.pool_roll)."""
+    """`/roll` with a pool named by traits: clicked through the game's builder, then
+    rolled by table.rolls.roll_pool, as the pool builder's Roll button is (with the dice
+    the GM added to the roll while it was built)."""
     membership = membership_of(campaign_id, user)
     if membership is None:
         raise actions.NotMember("You are not a member of this campaign.")
@@ -207,17 +207,21 @@ def roll_line(
     names, chosen, goal = parse_roll(line)
     if not names:
         raise ActionError("Name the traits to roll: /roll Trait + Trait + Trait.")
-    state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state)
+    table = rolls.read_table(campaign, membership, sheet)
+    inputs = table.inputs
     named = roll_form(names, inputs.traits, builder.clickable, inputs.assets, sheet.name)
     if goal:
         named["goal"] = goal
-    data, pool = click_through(campaign, sheet, named, inputs, gm=membership.is_gm)
-    if pool.errors:
-        raise ActionError(pool.errors[0])
-    if pool.request is None:
-        raise ActionError("Those traits make no pool to roll.")
-    name, request = roll_request(campaign, sheet, pool, data, state)
-    return actions.perform_in(
-        campaign.pk, user, name, request, sheet_id=sheet.pk, visibility=chosen, expect=expect
+    data, _ = click_through(campaign, sheet, named, inputs, gm=membership.is_gm)
+    rolled = rolls.roll_pool(
+        campaign,
+        membership,
+        user,
+        sheet,
+        data,
+        visibility=chosen,
+        table=table,
+        expect=expect,
+        empty="Those traits make no pool to roll.",
     )
+    return rolled.event

@@ -21,12 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Campaign, Membership, Scene
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
-from rules.kit.builder import Pool
 from rules.kit.errors import RulesError
 from rules.kit.ui import KEPT_DICE
 from sheets.models import Sheet
 
-from . import actions, live_pool, recent_pools, visibility, whispers
+from . import actions, live_pool, recent_pools, rolls, visibility, whispers
 from .action_forms import PickError, Pickers, field_value, picker_rows, pickers_for, table_params
 from .action_menu import field_controls, more_actions
 from .builder import (
@@ -59,7 +58,6 @@ from .state import handler_for
 from .view_support import error_text, sheet_id_of, spend
 
 PAGE_SIZE = 20
-CONTEST_ROLL = "contest_roll"  # a contest side's roll (SER-6, SMV-10)
 
 
 # --------------------------------------------------------------------------- the page and its log
@@ -254,31 +252,23 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
 @login_required
 @require_POST
 def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
-    """Roll the built pool through table.actions (plain, or the character's contest move)."""
+    """Roll the built pool (table.rolls.roll_pool: plain, or the character's contest move)."""
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
-    state = scene_state(campaign, membership)
-    inputs = builder_inputs(campaign, sheet, state, live=True)  # the GM's dice: the server's
-    pool = build(campaign, sheet, request.POST, inputs, gm=membership.is_gm)
     error = message = ""
-    if pool.request is None or pool.errors:
-        error = pool.errors[0] if pool.errors else "Pick dice first."
-    else:
-        name, req = roll_request(campaign, sheet, pool, request.POST, state)
-        chosen = str(request.POST.get("visibility") or "public")
-        try:
-            spend(campaign, request.user)
-            event = actions.perform(
-                campaign, request.user, name, req, sheet_id=sheet.pk, visibility=chosen
-            )
-            live_pool.clear(campaign, sheet)
-            recent_pools.remember(campaign.pk, sheet.pk, pool, event)
-            audience = visibility.audience_of(membership)
-            message = visibility.acknowledgement(event, audience, "Rolled.")
-            if visibility.sees(event, audience) and event.headline:
-                message = f"Rolled: {event.headline}"
-        except (actions.ActionError, RulesError) as exc:
-            error = error_text(exc)
+    try:
+        rolled = rolls.roll_pool(
+            campaign,
+            membership,
+            request.user,
+            sheet,
+            request.POST,
+            visibility=str(request.POST.get("visibility") or "public"),
+            before=lambda: spend(campaign, request.user),
+        )
+        message = rolled.message
+    except (actions.ActionError, RulesError) as exc:
+        error = error_text(exc)
     if not request.htmx:
         return redirect("table", campaign.pk)
     data: Mapping = request.POST
@@ -294,31 +284,6 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
 
 
 AFTER_A_ROLL = ("visibility", "target")  # what the player chose for the table, not the pool
-
-
-def roll_request(
-    campaign: Campaign, sheet: Sheet, pool: Pool, data: Mapping, state: Mapping
-) -> tuple[str, dict[str, Any]]:
-    """The action and request for a built pool: a contest move when the sheet is a side
-    whose turn it is (SER-6, SMV-10), in the games that have contest rolls; otherwise
-    the game's roll."""
-    req = dict(pool.request or {})
-    contest = open_contest(state)
-    if (
-        CONTEST_ROLL in campaign.game.actions
-        and contest is not None
-        and contest["contest"].get("status") == "open"
-        and str(data.get("as_contest", "1")) != "0"
-    ):
-        turn = contest["contest"].get("turn")
-        sheets = contest.get("sheets") or []
-        if isinstance(turn, int) and turn < len(sheets) and sheets[turn] == sheet.pk:
-            goal = str(data.get("goal", "")).strip()[:200]
-            if goal:
-                req["goal"] = goal
-            req["table"] = {"contest": contest.get("id")}
-            return CONTEST_ROLL, req
-    return pool.action, req
 
 
 # --------------------------------------------------------------------------- any action

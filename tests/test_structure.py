@@ -299,6 +299,42 @@ def upward_imports() -> list[str]:
     return found
 
 
+# --------------------------------------------------------------------------- the pages
+
+
+# The roll of a built pool and the socket's way to it sit below the table's pages: the
+# builder's Roll button (table.views), chat's /roll and the socket all call table.rolls.
+BELOW_THE_PAGES = ("table.rolls", "table.chat", "table.consumers")
+
+
+def _is_page(module: str) -> bool:
+    return module == "table.views" or module.startswith("table.views_")
+
+
+def pages_reached() -> list[str]:
+    """Page modules (table.views, table.views_*) that a BELOW_THE_PAGES module imports,
+    directly or through others: each as the chain of imports that reaches it."""
+    graph = _graph()
+    found = []
+    for start in BELOW_THE_PAGES:
+        came_from: dict[str, str] = {start: ""}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for target in sorted(graph.get(node, {})):
+                if target in came_from:
+                    continue
+                came_from[target] = node
+                if _is_page(target):
+                    chain = [target]
+                    while came_from[chain[-1]]:
+                        chain.append(came_from[chain[-1]])
+                    found.append(" -> ".join(reversed(chain)))
+                else:
+                    queue.append(target)
+    return found
+
+
 # --------------------------------------------------------------------------- size
 
 
@@ -356,6 +392,14 @@ def test_apps_import_downward_only():
     )
 
 
+def test_the_roll_and_the_socket_import_no_page():
+    reached = pages_reached()
+    assert reached == [], (
+        "The roll (table.rolls), chat and the socket sit below the pages: move what they "
+        "share with a page down beside them (table.rolls):\n" + "\n".join(reached)
+    )
+
+
 def test_no_module_over_800_lines_outside_the_game_packages_and_tests():
     long = long_modules()
     assert long == {}, f"Modules over {MAX_LINES} lines (split them by what they do):\n" + (
@@ -373,6 +417,8 @@ def report() -> str:
     lines += [f"  {path}: {name} ({why})" for (path, name), why in LAZY_IMPORTS.items()]
     lines.append("Imports against the layers:")
     lines += [f"  {line}" for line in upward_imports()] or ["  none"]
+    lines.append("Pages imported by the roll, chat or the socket:")
+    lines += [f"  {chain}" for chain in pages_reached()] or ["  none"]
     lines.append(f"Modules over {MAX_LINES} lines outside rules/<slug>/ and tests/:")
     long = sorted(long_modules().items())
     lines += [f"  {path}: {count}" for path, count in long] or ["  none"]

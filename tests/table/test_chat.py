@@ -17,8 +17,8 @@ from table import chat
 from table.builder import build, builder_inputs
 from table.models import Kind, TableEvent
 from table.rendering import clear_cache
+from table.rolls import roll_request
 from table.scene_panel import scene_state
-from table.views import roll_request
 
 from .sockets import messages, open_socket, send
 
