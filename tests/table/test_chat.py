@@ -20,7 +20,7 @@ from table.rendering import clear_cache
 from table.rolls import roll_request
 from table.scene_panel import scene_state
 
-from .sockets import messages, open_socket, send
+from .sockets import messages, open_socket, send, seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +59,14 @@ def say_over_sockets(t, speaker, message: dict, listeners) -> dict:
             await messages(comm)
             socks[user] = comm
         await send(socks[speaker], message)
-        got = {user: await messages(comm, 0, quiet=0.6) for user, comm in socks.items()}
+        # The speaker always hears back (the card, or the refusal); once a card is out,
+        # every listener gets it too: wait for that, not for a quiet moment, which a busy
+        # machine can stretch past any bound.
+        got = {speaker: await messages(socks[speaker], 1)}
+        carded = bool(seqs(got[speaker]))
+        for user, comm in socks.items():
+            if user != speaker:
+                got[user] = await messages(comm, 1 if carded else 0)
         for comm in socks.values():
             await comm.disconnect()
         return got
