@@ -166,7 +166,9 @@ class GameUi:
     builder_from_table: a player's pool builder takes the GM's difficulty and bonus
     dice from the table (PER-1, UNI-4). difficulty_from: the word before a difficulty's
     "#seq" on the panel ("roll " when a roll set it). difficulty_help: the GM's hint
-    under "Set the difficulty". target_field and target_placeholder: the builder's
+    under "Set the difficulty"; secret_note and secret_help: what a difficulty set behind
+    the screen means, for the players (the scene panel) and for the GM (under the form).
+    target_field and target_placeholder: the builder's
     "Number to beat" field, and what it shows when the table has no number.
     challenge_groups: the sheet groups whose picked traits the builder offers to
     challenge. choices: option lists the game's partials show (by name).
@@ -191,6 +193,10 @@ class GameUi:
     against_group: str = ""
     difficulty_from: str = ""
     difficulty_help: str = ""
+    # What a difficulty set behind the screen means for a player's roll: on the scene
+    # panel, and under the GM's "Set the difficulty".
+    secret_note: str = "the GM scores your roll"
+    secret_help: str = "Set in secret, players roll against it blind and you reveal how it went."
     target_field: bool = True
     target_placeholder: str = ""
     challenge_groups: tuple[str, ...] = ()
