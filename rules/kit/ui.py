@@ -168,8 +168,8 @@ class GameUi:
     "#seq" on the panel ("roll " when a roll set it). difficulty_help: the GM's hint
     under "Set the difficulty"; secret_note and secret_help: what a difficulty set behind
     the screen means, for the players (the scene panel) and for the GM (under the form).
-    target_field and target_placeholder: the builder's
-    "Number to beat" field, and what it shows when the table has no number.
+    target_field, target_label and target_placeholder: the builder's
+    "Number to beat" field (its label), and what it shows when the table has no number.
     challenge_groups: the sheet groups whose picked traits the builder offers to
     challenge. choices: option lists the game's partials show (by name).
     session_note: more words on what a new session does. card_help: more words on
@@ -198,6 +198,7 @@ class GameUi:
     secret_note: str = "the GM scores your roll"
     secret_help: str = "Set in secret, players roll against it blind and you reveal how it went."
     target_field: bool = True
+    target_label: str = "Number to beat"
     target_placeholder: str = ""
     challenge_groups: tuple[str, ...] = ()
     choices: Mapping[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)

@@ -39,7 +39,8 @@ UI = GameUi(
     # SER-5, SMV-10: the opposition (a pool the Watchtower rolls, or a number) is the number to beat;
     # the builder shows it from the table (rules.kit.builder.to_beat), never typed.
     builder_from_table=True,
-    target_field=False,
+    # The typed number only asks the odds "what if"; the roll is against the table's.
+    target_label="Odds against another number",
     difficulty_help="Players' rolls must beat this number, as they must beat the result of "
     "an opposition pool (which sets a new one).",
     secret_note="your roll's card opens when it is revealed",
