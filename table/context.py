@@ -323,6 +323,10 @@ class Context:
                 self._read_events.append(event)
                 yield event
 
+    def rests_on(self, seq: int) -> None:
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            self._named_seqs.add(seq)
+
     def logged_params(self, action: str, key: str) -> set[Any]:
         return set(
             TableEvent.objects.filter(

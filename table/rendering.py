@@ -206,6 +206,11 @@ def event_message(event: TableEvent, audience: str, viewer: int | None = None) -
     target = _target(event, audience)
     if target is not None:
         parts.append(card_html(target, audience, oob=True))
+        if event.kind == Kind.REVEAL and audience != GM:
+            # What rested on the revealed event (a roll against its number) opens with it.
+            for later in visibility.resting_on(target):
+                if sees(later, audience):
+                    parts.append(card_html(later, audience, oob=True))
     return "".join(parts)
 
 

@@ -127,6 +127,22 @@ def sealed_by(event: TableEvent) -> bool:
     return bool(sources) and bool(hidden_seqs(event.campaign_id, sources))
 
 
+def resting_on(event: TableEvent, limit: int = 200) -> list[TableEvent]:
+    """The later events that rest on this one (`sealed_by` it: their values came from it),
+    oldest first: when it is revealed, their sealed cards open too."""
+    later = TableEvent.objects.filter(
+        campaign_id=event.campaign_id, seq__gt=event.seq, params__has_key=VEILED
+    ).order_by("seq")[:limit]
+    return [
+        e
+        for e in later
+        if any(
+            isinstance(r, Mapping) and r.get("whole") and r.get("seq") == event.seq
+            for r in e.params.get(VEILED) or []
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- sealing
 
 
@@ -156,6 +172,9 @@ def sealed_headline(event: TableEvent) -> str:
     verb = "rolled" if event.faces else "acted"
     if event.visibility == Visibility.BLIND and event.actor_id is not None:
         return f"{event.actor_name} {verb} blind, for the GM's eyes only"
+    if event.visibility == Visibility.PUBLIC and event.actor_id is not None:
+        # Public, sealed by what it rests on (sealed_by): a roll against a secret number.
+        return f"{event.actor_name} {verb} against what the GM keeps behind the screen"
     return f"The GM {verb} behind the screen"
 
 
@@ -234,6 +253,11 @@ def acknowledgement(event: TableEvent, audience: str, done: str = "") -> str:
     """What the actor is told of their own action: its headline, unless it is hidden
     from them (a player's own blind roll is the GM's until revealed)."""
     if not sees(event, audience):
+        if event.visibility == Visibility.PUBLIC:
+            return (
+                "Your roll is against what the GM keeps behind the screen: it shows here "
+                "sealed until the GM reveals that."
+            )
         return "Your blind roll went to the GM: it shows here sealed until revealed."
     return event.headline or done
 

@@ -371,6 +371,19 @@ def table_difficulty(pool: Pool) -> tuple[dict[str, Any] | None, bool]:
     return (dict(shown) if isinstance(shown.get("value"), int) else None), False
 
 
+def to_beat(pool: Pool) -> None:
+    """SER-5, SMV-10: the number to beat the GM's opposition set for the scene, as this
+    member sees it, for the builder's "To beat" line (the roll reads it from the table
+    again): `to_beat` (None: none yet), `to_beat_secret` (set behind the screen),
+    `to_beat_seq` (the event that set it) and `to_beat_note` (why, if the GM said)."""
+    shown, secret = table_difficulty(pool)
+    pool.options["to_beat"] = shown.get("value") if shown else None
+    pool.options["to_beat_secret"] = secret
+    pool.options["to_beat_seq"] = shown.get("seq") if shown else None
+    pool.options["to_beat_note"] = shown.get("note") if shown else None
+    pool.options["to_beat_gm"] = pool.table.get("gm") is True
+
+
 SECRET_DIFFICULTY_NOTE = (
     "The GM set the difficulty behind the screen: the roll goes to the GM blind, and the "
     "GM reveals how it went."

@@ -452,6 +452,45 @@ class CortexGame:
     pool_groups: Collection[str]
 
 
+def against(
+    game: CortexGame, player: SideRoll, number: int, opposition: Sequence[Die] = ()
+) -> dict[str, Any]:
+    """SER-5, SMV-10: a player's rolled side against the number to beat (the result of the
+    GM's opposition pool, or a number the GM set). Only a result strictly greater succeeds:
+    a tie fails. SER-10 (where the game has it): a margin of 5 or more either way is an
+    extraordinary success, for the player or for the opposition, with its benefits (the
+    opposition's `opposition` dice are the other side's pool)."""
+    margin = player.result - number
+    extraordinary = None
+    if game.extraordinary and abs(margin) >= EXTRAORDINARY_MARGIN:
+        by_gm = margin < 0
+        winner, loser = (opposition, player.entries) if by_gm else (player.entries, opposition)
+        extraordinary = {
+            "by": "opposition" if by_gm else "player",
+            "margin": abs(margin),
+            "options": benefit_options(
+                gm=by_gm, winner_pool=winner, loser_pool=loser, stress_die=None
+            ),
+        }
+    return {"success": margin > 0, "margin": margin, "extraordinary": extraordinary}
+
+
+def verdict_words(game: CortexGame, scored: Mapping[str, Any]) -> str:
+    """The outcome against the number to beat in the game's words, for the card's face:
+    success or failure, the margin where the game reads one (SER-10), and a tie."""
+    margin = scored["margin"]
+    extraordinary = scored.get("extraordinary")
+    if scored["success"]:
+        words = "extraordinary success" if extraordinary else "success"
+        return f"{words} by {margin}" if game.extraordinary else words
+    if margin == 0:
+        return "failure: a tie fails"
+    if not game.extraordinary:
+        return "failure"
+    words = f"failure by {-margin}"
+    return words + (": an extraordinary success for the opposition" if extraordinary else "")
+
+
 def run_test(game: CortexGame, req: Mapping, faces: FaceSource) -> dict[str, Any]:
     """SER-5: the player's pool against the GM's, rolled in that order; a tie fails.
 
@@ -462,19 +501,8 @@ def run_test(game: CortexGame, req: Mapping, faces: FaceSource) -> dict[str, Any
     opposition = game.roll_side(
         require_mapping(req.get("opposition"), "opposition side"), faces, True
     )
-    margin = player.result - opposition.result
-    success = margin > 0
-    extraordinary = None
-    if game.extraordinary and abs(margin) >= EXTRAORDINARY_MARGIN:
-        by_gm = margin < 0
-        winner, loser = (opposition, player) if by_gm else (player, opposition)
-        extraordinary = {
-            "by": "opposition" if by_gm else "player",
-            "margin": abs(margin),
-            "options": benefit_options(
-                gm=by_gm, winner_pool=winner.entries, loser_pool=loser.entries, stress_die=None
-            ),
-        }
+    scored = against(game, player, opposition.result, opposition.entries)
+    margin, success, extraordinary = scored["margin"], scored["success"], scored["extraordinary"]
     if success:
         verdict = f"{player.result} beats {opposition.result}"
     elif margin == 0:

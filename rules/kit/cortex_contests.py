@@ -1,8 +1,11 @@
-"""Contests of the Cortex Plus games as actions: start, roll in turn, give in, take stress.
+"""Contests of the Cortex Plus games as actions: start, roll in turn, give in, take stress;
+and a roll against the number to beat the GM's opposition set.
 
 The contest state itself (`Contest`, `parse_contest`, `contest_json`) lives in
 `rules.kit.cortex` with the rest of the shared core; here is the flow over it
-(SER-6, SER-7, SER-10; SMV-10), one set of actions each game declares.
+(SER-6, SER-7, SER-10; SMV-10), one set of actions each game declares. A player's roll
+against the scene's opposition (SER-5, SMV-10: the result of the GM's pool, or a number
+the GM set) is scored by `score_roll`, the set number by `set_difficulty_action`.
 """
 
 from __future__ import annotations
@@ -19,21 +22,142 @@ from .cortex import (
     ContestRoll,
     ContestSide,
     CortexGame,
+    SideRoll,
+    against,
     benefit_options,
     choose_benefit,
     contest_json,
     parse_contest,
+    parse_entries,
     parse_sides,
     parse_stress_track,
     schema_field,
     stress_change,
     stress_track_schema,
+    verdict_words,
     without_dice,
 )
 from .dice import die_name, step_up
 from .errors import InvalidRequest
 from .faces import FaceSource
-from .requests import get_choice, get_int, get_str
+from .requests import get_bool, get_choice, get_int, get_str
+
+MAX_DIFFICULTY = 999  # a number to beat: a Cortex Plus result, plot-point dice and all
+MAX_NOTE = 120
+
+
+# ---------------------------------------------------------------------------
+# A roll against the scene's opposition (SER-5, SER-10; SMV-10)
+
+
+def score_roll(
+    game: CortexGame,
+    req: Mapping,
+    side: SideRoll,
+    outcome: dict[str, Any],
+    *,
+    result_words: str,
+    tail: str = "",
+) -> None:
+    """SER-5, SMV-10: a roll whose request carries the number to beat (`difficulty`, the
+    table's: the result of the GM's opposition pool, or a number the GM set) says on its
+    face whether it beat it: "Result 14 vs 9 — success by 5, effect d8". Strictly greater
+    succeeds, a tie fails; SER-10 where the game has it, against the opposition's dice
+    (`opposition_pool`) for the benefits. A GM pool that `opposes` says it sets the number.
+    `result_words` opens the headline ("Result 14", "Botch, result 0"), `tail` ends it
+    (", 1 complication")."""
+    if req.get("difficulty") is None:
+        if get_bool(req, "opposes"):
+            outcome["headline"] += " — the number to beat"
+            outcome["explanation"] += (
+                f" The GM's opposition: {side.result} is the number to beat for the scene's "
+                "following rolls."
+            )
+        return
+    number = get_int(req, "difficulty", lo=0, hi=MAX_DIFFICULTY, what="the number to beat")
+    opposition = [
+        die for die, _ in parse_entries(req.get("opposition_pool") or [], game.pool_groups,
+                                        "opposition pool")
+    ]  # fmt: skip
+    scored = against(game, side, number, opposition)
+    verdict = verdict_words(game, scored)
+    effect = f", effect {die_name(side.effect_size)}" if scored["success"] else ""
+    outcome["headline"] = f"{result_words} vs {number} — {verdict}{effect}{tail}"
+    compared = (
+        "beats" if scored["success"] else "ties" if scored["margin"] == 0 else "does not beat"
+    )
+    outcome["explanation"] += (
+        f" Against {number}, the number to beat: {side.result} {compared} {number}, {verdict}."
+    )
+    outcome["difficulty"] = number
+    outcome["success"] = scored["success"]
+    if game.extraordinary:
+        outcome["margin"] = scored["margin"]
+        outcome["extraordinary"] = scored["extraordinary"]
+
+
+def resolve_set_difficulty(req: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """SER-5, SMV-10: the GM sets the number the players' rolls must beat for the scene,
+    instead of rolling the opposition (or clears it)."""
+    note = get_str(req, "note", default="", max_len=MAX_NOTE, what="the note").strip()
+    if get_bool(req, "clear"):
+        if req.get("difficulty") is not None:
+            raise InvalidRequest("give a number to beat, or clear it, not both")
+        return {
+            "headline": "The GM clears the number to beat",
+            "explanation": "No number to beat is set: the GM rolls the opposition, or sets one.",
+            "difficulty": None,
+            "note": None,
+        }
+    if req.get("difficulty") is None:
+        raise InvalidRequest("give the number to beat, or clear it")
+    value = get_int(req, "difficulty", lo=0, hi=MAX_DIFFICULTY, what="the number to beat")
+    sentences = [
+        f"The players' rolls now have {value} to beat: a result strictly greater succeeds, "
+        "a tie fails."
+    ]
+    if note:
+        sentences.append(f"Why: {note}.")
+    return {
+        "headline": f"The GM sets the number to beat: {value}",
+        "explanation": " ".join(sentences),
+        "difficulty": value,
+        "note": note or None,
+    }
+
+
+def set_difficulty_action(rules: tuple[str, ...]) -> Action:
+    return Action(
+        name="set_difficulty",
+        title="Set the number to beat",
+        resolver=resolve_set_difficulty,
+        rules=rules,
+        schema={
+            "difficulty": schema_field(
+                "int", "the number the players' rolls must beat", f"0-{MAX_DIFFICULTY}, or none"
+            ),
+            "clear": schema_field("bool", "clear the number instead", "default false"),
+            "note": schema_field("string", "why, shown on the card", "optional"),
+        },
+        example={"difficulty": 9, "note": "the guards are alert"},
+        rolls=False,
+    )
+
+
+ROLL_SCHEMA = {
+    "difficulty": schema_field(
+        "int",
+        "the number to beat, from the table (the GM's opposition); the card says whether the "
+        "roll beat it",
+        f"0-{MAX_DIFFICULTY}, optional",
+    ),
+    "opposition_pool": schema_field(
+        "list of dice", "the dice of the GM pool that set the number to beat", "as pool"
+    ),
+    "opposes": schema_field(
+        "bool", "a GM pool that sets the number to beat (the table says so)", "default false"
+    ),
+}
 
 
 def start_contest(req: Mapping) -> Contest:

@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .costs import Cost, require_payable
+from .d10_table import SetDifficulty
 from .errors import RulesError
 from .table import (
     NPC,
+    PUBLIC,
     ActionError,
     SheetHandle,
     Table,
@@ -228,8 +230,42 @@ class CortexPlusRules(PoolRules):
         """What else a contest's stress step brings the winner (Serenity: a benefit)."""
 
 
+# What a roll's request says of the scene's opposition: the table's, never the client's.
+OPPOSITION_FIELDS = ("difficulty", "opposition_pool", "opposes")
+
+
+def scene_opposition(ctx: Table) -> None:
+    """SER-5, SMV-10: a player's roll takes the number to beat from the scene (the result
+    of the GM's opposition pool, or a number the GM set), with the opposition's dice
+    (SER-10's benefits). One set behind the screen is rolled against all the same: the
+    roll rests on it (`Table.rests_on`), so players read the roll sealed until the GM
+    reveals the opposition, and then its outcome."""
+    record = ctx.data.get("difficulty") if ctx.in_scene else None
+    if not isinstance(record, Mapping) or not isinstance(record.get("value"), int):
+        return
+    ctx.request["difficulty"] = record["value"]
+    if isinstance(record.get("pool"), list) and record["pool"]:
+        ctx.request["opposition_pool"] = list(record["pool"])
+    if isinstance(record.get("seq"), int):
+        ctx.rests_on(record["seq"])
+
+
+def keep_opposition(ctx: Table, outcome: Mapping, pool: object) -> None:
+    """SER-5, SMV-10: the GM's pool sets the number to beat for the scene's following
+    rolls; one rolled behind the screen shows to players as set behind the screen."""
+    ctx.data["difficulty"] = {
+        "value": int_field(outcome, "result"),
+        "seq": ctx.seq,
+        "pool": [dict(e) for e in pool if isinstance(e, Mapping)] if isinstance(pool, list) else [],
+    }
+    if ctx.visibility != PUBLIC:
+        ctx.veil_as.append((["difficulty"], {"secret": True}))
+    ctx.note(difficulty=int_field(outcome, "result"))
+
+
 class CortexRoll(Transition):
-    """SER-1..4, 8, 9 and SMV-1..9: one pool from the character's sheet."""
+    """SER-1..4, 8, 9 and SMV-1..9: one pool from the character's sheet. SER-5, SMV-10: a
+    GM pool is the scene's opposition, and a player's roll is scored against it."""
 
     def __init__(self, rules: CortexPlusRules) -> None:
         self.rules = rules
@@ -238,14 +274,23 @@ class CortexRoll(Transition):
         return ctx.is_gm and (ctx.sheet is None or ctx.sheet.kind == NPC)
 
     def prepare(self, ctx: Table) -> None:
-        ctx.request[self.rules.gm_flag] = self.gm_pool(ctx)
+        gm = self.gm_pool(ctx)
+        ctx.request[self.rules.gm_flag] = gm
+        for key in OPPOSITION_FIELDS:
+            ctx.request.pop(key, None)
         self.rules.prepare_side(ctx, ctx.request, ctx.sheet)
+        if gm and ctx.in_scene:
+            ctx.request["opposes"] = True
+        elif not gm:
+            scene_opposition(ctx)
 
     def precheck(self, ctx: Table) -> None:
         self.rules.check_cost(ctx, ctx.sheet, ctx.request, gm=self.gm_pool(ctx))
 
     def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
         self.rules.apply_side(ctx, ctx.sheet, outcome)
+        if ctx.request.get("opposes"):
+            keep_opposition(ctx, outcome, ctx.request.get("pool"))
 
 
 class CortexTest(Transition):
@@ -497,7 +542,8 @@ class TakeStress(Transition):
 
 
 def contest_transitions(rules: CortexPlusRules) -> dict[str, Transition]:
-    """The roll, test, contest and stress transitions a Cortex Plus game plays with."""
+    """The roll, test, contest and stress transitions a Cortex Plus game plays with, and
+    the GM's number to beat (SER-5, SMV-10: `rules.kit.d10_table.SetDifficulty`)."""
     return {
         "roll": CortexRoll(rules),
         "test": CortexTest(rules),
@@ -506,4 +552,5 @@ def contest_transitions(rules: CortexPlusRules) -> dict[str, Transition]:
         "contest_give_in": ContestMove(rules),
         "contest_stress": ContestStress(rules),
         "stress": TakeStress(),
+        "set_difficulty": SetDifficulty(),
     }

@@ -1,7 +1,8 @@
 """The d10 games at the table (Personae, Unisystem): the scene's difficulty, set by the GM.
 
 A player's roll takes the difficulty the GM set for the scene, never the request's; one set
-behind the screen is rolled against only blind (PER-1, UNI-4).
+behind the screen is rolled against only blind (PER-1, UNI-4). The Cortex Plus games set
+their number to beat with the same `SetDifficulty` (SER-5, SMV-10; rules.kit.cortex_table).
 """
 
 from __future__ import annotations

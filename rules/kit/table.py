@@ -174,6 +174,11 @@ class Table(Protocol):
     def logged_params(self, action: str, key: str) -> set[Any]:
         """The values of one table option across the unvoided events of an action."""
 
+    def rests_on(self, seq: int) -> None:
+        """This action's values come from the event at `seq`, even one hidden from the
+        actor (a number to beat set behind the screen): while that event stays hidden from
+        players, they read this action sealed, and what it changed as it was."""
+
     # writes, each recorded as an effect of the event (and undone by a void)
     def spend(self, sheet: SheetHandle | None, key: str, amount: int, label: str) -> None: ...
 

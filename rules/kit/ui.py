@@ -166,8 +166,10 @@ class GameUi:
     builder_from_table: a player's pool builder takes the GM's difficulty and bonus
     dice from the table (PER-1, UNI-4). difficulty_from: the word before a difficulty's
     "#seq" on the panel ("roll " when a roll set it). difficulty_help: the GM's hint
-    under "Set the difficulty". target_field and target_placeholder: the builder's
-    "Number to beat" field, and what it shows when the table has no number.
+    under "Set the difficulty"; secret_note and secret_help: what a difficulty set behind
+    the screen means, for the players (the scene panel) and for the GM (under the form).
+    target_field, target_label and target_placeholder: the builder's
+    "Number to beat" field (its label), and what it shows when the table has no number.
     challenge_groups: the sheet groups whose picked traits the builder offers to
     challenge. choices: option lists the game's partials show (by name).
     session_note: more words on what a new session does. card_help: more words on
@@ -191,7 +193,12 @@ class GameUi:
     against_group: str = ""
     difficulty_from: str = ""
     difficulty_help: str = ""
+    # What a difficulty set behind the screen means for a player's roll: on the scene
+    # panel, and under the GM's "Set the difficulty".
+    secret_note: str = "the GM scores your roll"
+    secret_help: str = "Set in secret, players roll against it blind and you reveal how it went."
     target_field: bool = True
+    target_label: str = "Number to beat"
     target_placeholder: str = ""
     challenge_groups: tuple[str, ...] = ()
     choices: Mapping[str, tuple[tuple[Any, ...], ...]] = field(default_factory=dict)

@@ -137,8 +137,20 @@ GAME = CortexGame(
 
 
 def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
-    """SER-1 to SER-4, SER-8, SER-9: one pool rolled, with what it is for if said."""
-    outcome = roll_side(req, faces, get_bool(req, "gm")).outcome
+    """SER-1 to SER-4, SER-8, SER-9: one pool rolled, with what it is for if said. SER-5,
+    SER-10: against the number to beat the GM's opposition set (`difficulty`), the card
+    says success or failure, by how much, and an extraordinary success."""
+    side = roll_side(req, faces, get_bool(req, "gm"))
+    outcome = side.outcome
+    ones = len(outcome["complications"])
+    cortex_contests.score_roll(
+        GAME,
+        req,
+        side,
+        outcome,
+        result_words="Botch, result 0" if outcome["botch"] else f"Result {side.result}",
+        tail=f", {ones} complication{'s' if ones > 1 else ''}" if ones else "",
+    )
     goal = get_str(req, "goal", default="", max_len=cortex.MAX_GOAL, what="the goal").strip()
     if goal:
         outcome["goal"] = goal
@@ -340,10 +352,11 @@ ACTIONS: dict[str, Action] = {
         name="roll",
         title="Roll a pool",
         resolver=resolve_roll,
-        rules=("SER-1", "SER-2", "SER-3", "SER-4", "SER-8", "SER-9"),
+        rules=("SER-1", "SER-2", "SER-3", "SER-4", "SER-5", "SER-8", "SER-9", "SER-10"),
         schema={
             **POOL_SCHEMA,
             "gm": schema_field("bool", "a GM pool (free-form)", "default false"),
+            **cortex_contests.ROLL_SCHEMA,
             "goal": schema_field("string", "what the roll is for, shown on its card", "optional"),
         },
         example={"pool": MAL_FIGHTS, "plot_points": 0},
@@ -382,6 +395,7 @@ ACTIONS: dict[str, Action] = {
         rules=("SER-7",),
         example={"stress": {"Injured": "d6"}, "type": "Injured", "die": "d8"},
     ),
+    "set_difficulty": cortex_contests.set_difficulty_action(("SER-5",)),
     "activate_complication": Action(
         name="activate_complication",
         title="Activate a complication",

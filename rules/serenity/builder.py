@@ -38,6 +38,7 @@ def refinements_with_their_stylin(
 
 
 def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
+    kb.to_beat(pool)
     stylin = next((t for t in chosen if t.group == "stylins"), None)
     challenged = set(kb.form_ints(kb.form_list(data, "challenged")))
     entries = []

@@ -23,6 +23,15 @@ DECISIONS: dict[str, list[str]] = {
     "SER-4": [
         "Decision: a botch (no die above 1) has a d4 effect die.",
     ],
+    "SER-5": [
+        "Decision: a pool the GM rolls in a scene (outside a contest) is the opposition: its "
+        "result is the number to beat for the players' following rolls in that scene, until "
+        "the GM rolls another or sets a number instead (a number the GM sets works the same). "
+        "Each such roll's card says success or failure, and by how much.",
+        "Decision: against an opposition rolled or set behind the screen, a player's roll is "
+        "sealed for every player, the roller too, until the GM reveals the opposition; then "
+        "it reads in full, with its outcome.",
+    ],
     "SER-6": [
         ORDER.decision,
         "Decision: the first roll of a contest sets the mark, whatever it is; from then on "
@@ -47,6 +56,9 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: in a contest, as the seed says, the extraordinary success is scored when "
         "the other side fails to beat your result by 5 or more; it comes with the stress.",
         "Decision: in a test the GM's character scores one by beating the player by 5 or more.",
+        "Decision: a roll against the number to beat the GM's opposition set scores an "
+        "extraordinary success as a test does, either way; the opposition's dice are those "
+        "of the GM pool that set it (none for a number the GM set).",
         "Decision: a test inflicts no stress, so stepping up a stress die is offered only in "
         "contests; dice already at d12 are never offered a step up.",
         "Decision: a session Asset lasts from its promotion until the GM starts a new "

@@ -128,16 +128,32 @@ class ActivateComplication(Transition):
 
 
 def extraordinary_test(ctx: Table) -> LoggedEvent:
-    """SER-10: the logged test whose extraordinary success a benefit claims: the one
-    `table.roll` names, or the latest the actor may see; one hidden from the actor, one
-    without an extraordinary success and one already claimed are refused alike."""
+    """SER-10: the logged test (or roll against the scene's opposition, SER-5) whose
+    extraordinary success a benefit claims: the one `table.roll` names, or the latest the
+    actor may see; one hidden from the actor, one without an extraordinary success and one
+    already claimed are refused alike."""
     wanted = ctx.param_int("roll")
-    tests = ctx.logged("test", seq=wanted, sheet=ctx.sheet if wanted is None else None)
+    sheet = ctx.sheet if wanted is None else None
+    tests = sorted(
+        [
+            *ctx.logged("test", seq=wanted, sheet=sheet),
+            *ctx.logged("roll", seq=wanted, sheet=sheet),
+        ],
+        key=lambda event: -event.seq,
+    )
     claimed = ctx.logged_params("benefit", "roll")
-    for event in list(tests)[:MAX_KEPT_ROLLS]:
+    for event in tests[:MAX_KEPT_ROLLS]:
         if isinstance(event.outcome.get("extraordinary"), Mapping) and event.seq not in claimed:
             return event
     raise ActionError(NO_SUCH_TEST)
+
+
+def sides_of(event: LoggedEvent) -> list[Mapping[str, Any]]:
+    """The player's side and the opposition's of a test, or of a roll against the number
+    to beat the GM's opposition pool set (its dice kept with it)."""
+    if "player" in event.request:
+        return [event.request.get("player") or {}, event.request.get("opposition") or {}]
+    return [{"pool": event.request.get("pool")}, {"pool": event.request.get("opposition_pool")}]
 
 
 class Benefit(Transition):
@@ -163,7 +179,7 @@ class Benefit(Transition):
             ctx.require_gm("claim the GM side's extraordinary success")
         elif ctx.sheet is None or test.character_id != ctx.sheet.pk:
             raise ActionError(NO_SUCH_TEST)
-        sides = [test.request.get("player") or {}, test.request.get("opposition") or {}]
+        sides = sides_of(test)
         winner, loser = (sides[1], sides[0]) if by_gm else (sides[0], sides[1])
         ctx.params["roll"] = test.seq
         loser_pool = list(loser.get("pool") or [])

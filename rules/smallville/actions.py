@@ -317,8 +317,26 @@ GAME = CortexGame(
 
 
 def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
-    """SMV-1 to SMV-9: one pool, main and side, rolled and priced."""
-    return roll_side(req, faces, get_bool(req, "watchtower")).outcome
+    """SMV-1 to SMV-9: one pool, main and side, rolled and priced. SMV-10: against the
+    number to beat the Watchtower's opposition set (`difficulty`), the card says success
+    or failure (strictly higher succeeds, a tie fails)."""
+    side = roll_side(req, faces, get_bool(req, "watchtower"))
+    outcome = side.outcome
+    ones = len(outcome["complications"])
+    paid = outcome["plot_points_spent"]
+    tail = f", {ones} complication{'s' if ones > 1 else ''}" if ones else ""
+    tail += f", {paid} plot point{'s' if paid > 1 else ''}" if paid else ""
+    cortex_contests.score_roll(
+        GAME,
+        req,
+        side,
+        outcome,
+        result_words="Fails outright, result 0"
+        if outcome["fails_outright"]
+        else f"Result {side.result}",
+        tail=tail,
+    )
+    return outcome
 
 
 # ---------------------------------------------------------------------------
@@ -454,11 +472,16 @@ ACTIONS: dict[str, Action] = {
         name="roll",
         title="Roll a pool",
         resolver=resolve_roll,
-        rules=tuple(f"SMV-{n}" for n in range(1, 10)),
-        schema={**POOL_SCHEMA, "watchtower": schema_field("bool", "the Watchtower rolls", "")},
+        rules=tuple(f"SMV-{n}" for n in range(1, 11)),
+        schema={
+            **POOL_SCHEMA,
+            "watchtower": schema_field("bool", "the Watchtower rolls", ""),
+            **cortex_contests.ROLL_SCHEMA,
+        },
         example={"pool": CLARK, "side_pool": CLARK_SIDE, "plot_points": 1},
         example_faces=(7, 4, 9, 1, 5),
     ),
+    "set_difficulty": cortex_contests.set_difficulty_action(("SMV-10",)),
     "test": Action(
         name="test",
         title="Test against the Watchtower",

@@ -13,6 +13,7 @@ from .table import RULES, side_entry
 
 
 def fill(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:
+    kb.to_beat(pool)
     challenged = set(kb.form_ints(kb.form_list(data, "challenged")))
     heritage_roll = kb.form_flag(data, "heritage_roll")
     main, side = [], []

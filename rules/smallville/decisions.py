@@ -62,6 +62,11 @@ DECISIONS: dict[str, list[str]] = {
         ORDER.decision,
         "Decision: a test against the Watchtower works as SER-5: the player must roll "
         "strictly higher, a tie fails.",
+        "Decision: a pool the Watchtower rolls in a scene (outside a contest) is the "
+        "opposition: its result is the number to beat for the players' following rolls in "
+        "that scene, until she rolls another or sets a number instead; each such roll's card "
+        "says success or failure. Against one rolled or set behind the screen, the roll is "
+        "sealed for every player until the Watchtower reveals it.",
         "Decision: Smallville has no extraordinary successes (SER-10 is Serenity Plus's).",
     ],
 }

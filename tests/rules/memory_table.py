@@ -116,6 +116,7 @@ class MemoryTable:
     sheet: MemorySheet | None = None
     veil_as: list = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)
+    rested_on: list[int] = field(default_factory=list)  # seqs the action's values came from
 
     # ---- reads
     @property
@@ -200,6 +201,9 @@ class MemoryTable:
 
     def logged_params(self, action: str, key: str) -> set:
         return set()
+
+    def rests_on(self, seq: int) -> None:
+        self.rested_on.append(seq)
 
     # ---- writes
     def spend(self, sheet, key, amount, label) -> None:

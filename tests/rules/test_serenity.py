@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import serenity
 from rules.kit import cortex
@@ -354,3 +356,84 @@ def test_sheet_template_has_the_seed_groups():
     assert all(g.kind == "die" for g in template.groups)
     assert template.counter("plot_points").maximum == cortex.MAX_PLOT_POINTS
     assert serenity.NAME == "Serenity Plus"
+
+
+# ---------------------------------------------------------------------------
+# A roll against the number to beat the GM's opposition set (SER-5, SER-10)
+
+THUGS = {"die": "d8", "trait": "Armed thugs", "group": "situation"}
+INJURED = {"die": "d8", "trait": "Injured", "group": "stress"}
+
+
+def test_ser5_a_roll_against_the_number_to_beat_says_success_and_by_how_much():
+    out = roll(FIGHTIN, VETERAN, LOYALTY, faces=[7, 5, 3], difficulty=10)
+    assert out["result"] == 12 and out["success"] is True and out["margin"] == 2
+    assert out["headline"] == "Result 12 vs 10 — success by 2, effect d8"
+    assert out["extraordinary"] is None
+    assert "12 beats 10" in out["explanation"]
+
+
+def test_ser5_a_tie_fails_on_the_cards_face():
+    out = roll(FIGHTIN, VETERAN, faces=[6, 4], difficulty=10)
+    assert out["success"] is False and out["margin"] == 0
+    assert out["headline"] == "Result 10 vs 10 — failure: a tie fails"
+
+
+def test_ser10_beating_the_number_by_5_is_an_extraordinary_success_with_its_benefits():
+    out = roll(FIGHTIN, VETERAN, MULE, faces=[8, 6, 2], difficulty=9, opposition_pool=[INJURED])
+    assert out["headline"] == "Result 14 vs 9 — extraordinary success by 5, effect d6"
+    won = out["extraordinary"]
+    assert won["by"] == "player" and won["margin"] == 5
+    kinds = {o["benefit"] for o in won["options"]}
+    assert {"promote_asset", "step_up_asset", "step_down_stress"} <= kinds
+
+
+def test_ser10_falling_short_by_5_is_the_oppositions_extraordinary_success():
+    out = roll(FIGHTIN, faces=[3], difficulty=8)
+    assert out["headline"] == (
+        "Result 3 vs 8 — failure by 5: an extraordinary success for the opposition"
+    )
+    assert out["extraordinary"]["by"] == "opposition"
+
+
+def test_ser5_a_botch_against_the_number_fails_and_keeps_its_complications():
+    out = roll(FIGHTIN, VETERAN, faces=[1, 1], difficulty=0)
+    assert out["headline"] == "Botch, result 0 vs 0 — failure: a tie fails, 2 complications"
+
+
+def test_ser5_the_gms_opposition_pool_says_it_sets_the_number_to_beat():
+    out = act("roll", {"pool": [THUGS], "gm": True, "opposes": True}, [6])
+    assert out["headline"] == "Result 6, effect d4 — the number to beat"
+    assert "success" not in out
+
+
+def test_ser5_the_gm_sets_the_number_to_beat_or_clears_it():
+    out = act("set_difficulty", {"difficulty": 11, "note": "alert guards"})
+    assert out["difficulty"] == 11 and out["headline"] == "The GM sets the number to beat: 11"
+    assert act("set_difficulty", {"clear": True})["difficulty"] is None
+    with pytest.raises(RulesError):
+        act("set_difficulty", {})
+
+
+STYLIN_DICE = st.lists(st.sampled_from(["d4", "d6", "d8", "d10", "d12"]), min_size=1, max_size=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=STYLIN_DICE, number=st.integers(0, 30), data=st.data())
+def test_ser5_ser10_a_roll_against_a_number_is_the_same_roll_scored_and_strictly_greater_wins(
+    sizes, number, data
+):
+    """Scoring changes nothing of the roll (result, effect, dice); success is strictly
+    greater; SER-10 is a margin of 5 or more either way; the face says which."""
+    pool = [FIGHTIN] + [{"die": s, "trait": f"Asset {i}", "group": "assets"} for i, s in
+                        enumerate(sizes)]  # fmt: skip
+    faces = [data.draw(st.integers(1, int(e["die"][1:]))) for e in pool]
+    plain = roll(*pool, faces=faces)
+    scored = roll(*pool, faces=faces, difficulty=number)
+    for key in ("result", "effect", "dice", "complications", "botch"):
+        assert scored[key] == plain[key]
+    assert scored["success"] is (plain["result"] > number)
+    assert scored["margin"] == plain["result"] - number
+    assert (scored["extraordinary"] is not None) is (abs(scored["margin"]) >= 5)
+    verdict = "success" if scored["success"] else "failure"
+    assert f" vs {number} — " in scored["headline"] and verdict in scored["headline"]

@@ -330,3 +330,41 @@ def test_sheet_template_has_the_seed_groups():
     assert template.group("distinctions").flags == ("heritage",)
     assert template.group("limits").link_group == "abilities"
     assert smallville.NAME == "Smallville"
+
+
+# ---------------------------------------------------------------------------
+# A roll against the number to beat the Watchtower's opposition set (SMV-10)
+
+
+def test_smv10_a_roll_against_the_number_to_beat_says_success_without_a_margin():
+    out = roll(JUSTICE, LANA, faces=[7, 5], difficulty=11)
+    assert out["success"] is True and "margin" not in out
+    assert out["headline"] == "Result 12 vs 11 — success, effect d4"
+
+
+def test_smv10_a_tie_fails_and_the_paid_dice_stay_on_the_face():
+    out = roll(JUSTICE, LANA, SPEED, faces=[7, 5, 3], difficulty=15, plot_points=1)
+    assert out["result"] == 15 and out["success"] is False
+    assert out["headline"] == "Result 15 vs 15 — failure: a tie fails, 1 plot point"
+    out = roll(JUSTICE, LANA, faces=[7, 5], difficulty=12)
+    assert out["headline"] == "Result 12 vs 12 — failure: a tie fails"
+
+
+def test_smv9_smv10_a_roll_that_fails_outright_fails_against_any_number():
+    out = roll(JUSTICE, LANA, faces=[1, 1], difficulty=0)
+    assert out["success"] is False
+    assert out["headline"].startswith("Fails outright, result 0 vs 0 — failure")
+
+
+def test_smv10_smallville_has_no_extraordinary_success():
+    out = roll(JUSTICE, LANA, faces=[8, 6], difficulty=2)
+    assert "extraordinary" not in out and out["headline"].startswith("Result 14 vs 2 — success,")
+
+
+@settings(max_examples=150, deadline=None)
+@given(faces=st.tuples(st.integers(1, 8), st.integers(1, 6)), number=st.integers(0, 20))
+def test_smv10_strictly_greater_succeeds_and_the_roll_is_unchanged(faces, number):
+    plain = roll(JUSTICE, LANA, faces=list(faces))
+    scored = roll(JUSTICE, LANA, faces=list(faces), difficulty=number)
+    assert scored["result"] == plain["result"] and scored["dice"] == plain["dice"]
+    assert scored["success"] is (plain["result"] > number)

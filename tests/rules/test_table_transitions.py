@@ -123,3 +123,44 @@ def test_a_players_challenge_takes_the_scenes_difficulty_not_the_requests():
     play(table, "challenge", {"actor": side, "difficulty": 2, "goal": "Slip by"}, sheet=ace)
     assert table.request["difficulty"] == 9
     assert table.request["actor"]["skill"] == 2 and table.request["actor"]["attribute"] == 3
+
+
+def test_the_gms_opposition_pool_sets_the_number_a_players_roll_is_scored_against():
+    """SER-5: the GM's pool in a scene is the number to beat; the player's roll reads it
+    from the table, whatever its request says."""
+    table = MemoryTable(SERENITY, [mal()], gm=True, seq=4)
+    thugs = {"die": "d8", "trait": "Armed thugs", "group": "situation"}
+    gm_roll = play(table, "roll", {"pool": [thugs], "difficulty": 2})
+    assert "success" not in gm_roll
+    assert table.scene["difficulty"]["value"] == gm_roll["result"]
+    assert table.scene["difficulty"]["seq"] == 4 and table.scene["difficulty"]["pool"]
+    table.gm, table.seq = False, 5
+    fightin = {"group": "stylins", "trait": "Fightin'"}
+    out = play(table, "roll", {"pool": [fightin], "difficulty": 0}, sheet=table.sheets[0])
+    assert table.request["difficulty"] == gm_roll["result"]
+    assert out["success"] is (out["result"] > gm_roll["result"])
+    assert table.rested_on == [4]
+
+
+def test_a_number_set_behind_the_screen_is_still_rolled_against_and_the_roll_rests_on_it():
+    """SMV-10: the Watchtower's secret number scores the roll; the roll rests on the event
+    that set it, so the engine seals it for players until that is revealed."""
+    clark = MemorySheet(1, "Clark", owner_id=1)
+    clark.add("values", "Justice", "d8")
+    clark.add("relationships", "Lana", "d6")
+    table = MemoryTable(SMALLVILLE, [clark], gm=True, seq=7, visibility="gm")
+    play(table, "set_difficulty", {"difficulty": 9})
+    assert table.veil_as == [(["difficulty"], {"secret": True})]
+    table.gm, table.seq, table.visibility = False, 8, "public"
+    table.hidden_keys = ("difficulty",)
+    pool = [{"group": "values", "trait": "Justice"}, {"group": "relationships", "trait": "Lana"}]
+    out = play(table, "roll", {"pool": pool}, sheet=clark)
+    assert out["difficulty"] == 9 and table.rested_on == [7]
+
+
+def test_a_players_roll_without_an_opposition_is_not_scored():
+    """SER-5: no opposition in the scene, no number to beat, whatever the request says."""
+    table = MemoryTable(SERENITY, [mal()], gm=True)
+    fightin = {"group": "stylins", "trait": "Fightin'"}
+    out = play(table, "roll", {"pool": [fightin], "difficulty": 3}, sheet=table.sheets[0])
+    assert "success" not in out and "difficulty" not in table.request

@@ -60,10 +60,16 @@ def test_an_open_builder_learns_when_the_table_changes_what_it_shows(
     assert check(client, campaign, sheet, key) == 200
     key = shown_key(client, campaign, sheet)
 
-    # Another member's roll that changes nothing the builder shows leaves it be.
-    actions.perform(
-        campaign, gm, "roll", {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"}]}
-    )
+    # SER-5: the GM's opposition pool sets the number to beat the builder shows.
+    goons = {"pool": [{"die": "d8", "trait": "Goons", "group": "situation"}]}
+    actions.perform(campaign, gm, "roll", goons)
+    assert check(client, campaign, sheet, key) == 200
+    key = shown_key(client, campaign, sheet)
+
+    # Another member's roll that changes nothing the builder shows leaves it be (the GM
+    # rolls Mal's Fightin': scored against the number, it writes nothing).
+    fightin = {"pool": [{"die": "d4", "trait": "Fightin'", "group": "stylins"}]}
+    actions.perform(campaign, gm, "roll", fightin, sheet_id=sheet.pk)
     assert check(client, campaign, sheet, key) == 204
 
     actions.perform(campaign, gm, "give_points", {"amount": 1}, sheet_id=sheet.pk)

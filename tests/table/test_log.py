@@ -166,9 +166,11 @@ def test_stored_event_survives_a_failing_broadcast(
 def test_exports_hold_only_what_the_user_may_see(t, faces, client_for):
     scene = t.start_scene("Eavesdown Docks")
     public = roll(t)
-    secret = roll(t, t.gm, visibility="gm")
     blind = roll(t, visibility="blind")
     reveal(t.campaign, t.gm, blind.pk)
+    # Last: the GM's secret pool is the scene's opposition (SER-5), which would seal the
+    # players' rolls after it until it is revealed.
+    secret = roll(t, t.gm, visibility="gm")
     player_view = export_data(t.campaign, t.player, scene=scene)
     kinds = {e["seq"]: e["kind"] for e in player_view["events"]}
     assert (kinds[public.seq], kinds[secret.seq], kinds[blind.seq]) == (

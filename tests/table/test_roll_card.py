@@ -139,3 +139,39 @@ def test_the_card_names_no_viewer(serenity_roll):
     html = render_event_html(serenity_roll, PLAYERS)
     assert f'data-roller="{serenity_roll.actor_id}"' in html
     assert "(you)" not in html and "is-mine" not in html
+
+
+def _outside(event) -> str:
+    return said(Card(render_event_html(event, PLAYERS)).outside_reading)
+
+
+def test_personae_the_comparison_that_decided_is_on_the_cards_face(table_for, faces):
+    """PER-1, PER-2: the margin was behind "How it was read"; it is on the face, against
+    the difficulty or the reactor, and says when yielding decided it."""
+    t = table_for("personae")
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 9})
+    faces.queue.extend([9, 3, 2])  # Swordplay: 3 dice; Might 4: 9 + 4 = 13
+    won = t.perform(t.player, "challenge", {"actor": {"skill_name": "Swordplay"},
+                                            "goal": "Cross the bridge"}, sheet_id=t.pc.pk)  # fmt: skip
+    assert "Decided by: 13 against 9 (the difficulty), +4" in _outside(won)
+    faces.queue.extend([5, 3, 2, 5, 4, 1])  # 5+4 vs 5+4: a tie; both yield: 3+4 vs 4+4
+    lost = t.perform(
+        t.player,
+        "challenge",
+        {"actor": {"skill_name": "Swordplay"}, "reactor": {"skill_name": "Swordplay"},
+         "goal": "Disarm Zoe", "table": {"target": t.other_pc.pk}},
+        sheet_id=t.pc.pk,
+    )  # fmt: skip
+    assert "Decided by: 7 against 8 (Zoe), −1, after 1 yield" in _outside(lost)
+
+
+def test_serenity_a_roll_against_the_opposition_says_its_outcome_and_margin_on_the_face(
+    table_for, faces
+):
+    t = table_for("serenity")
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 8})
+    faces.queue.extend([9, 5])
+    event = t.perform(t.player, "roll", {"pool": [FIGHTIN, VETERAN]}, sheet_id=t.pc.pk)
+    assert "Result 14 vs 8 — extraordinary success by 6, effect d4" in _outside(event)

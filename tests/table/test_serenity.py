@@ -271,3 +271,16 @@ def test_awareness_pool_is_suggested_from_the_sheet(t):
     )
     assert event.request["stylins"]["Finaglin'"] == "d6"
     assert event.outcome["pool"] == [{"die": "d6", "trait": "Finaglin'", "group": "stylins"}]
+
+
+def test_ser5_a_number_the_gm_sets_is_the_number_to_beat_until_cleared(t, faces):
+    """SER-5: the GM sets the number instead of rolling; clearing it leaves rolls unscored."""
+    t.start_scene()
+    t.perform(t.gm, "set_difficulty", {"difficulty": 8, "note": "the crowd is thick"})
+    faces.queue.extend([9])
+    scored = t.perform(t.player, "roll", {"pool": [FIGHTIN]}, sheet_id=t.pc.pk)
+    assert scored.outcome["headline"] == "Result 9 vs 8 — success by 1, effect d4"
+    t.perform(t.gm, "set_difficulty", {"clear": True})
+    faces.queue.extend([9])
+    plain = t.perform(t.player, "roll", {"pool": [FIGHTIN]}, sheet_id=t.pc.pk)
+    assert "success" not in plain.outcome

@@ -154,3 +154,15 @@ def test_test_and_giving_in(t, faces):
     )
     given = t.perform(t.player, "contest_give_in", {}, sheet_id=t.pc.pk)
     assert given.outcome["winner"] == 1
+
+
+def test_smv10_the_watchtowers_number_to_beat_scores_the_players_roll(t, faces):
+    """SMV-10: strictly higher succeeds, a tie fails; only the Watchtower sets it."""
+    t.perform(t.gm, "set_difficulty", {"difficulty": 9})
+    faces.queue.extend([4, 5])
+    justice = {"die": "d4", "trait": "Justice", "group": "values"}
+    lana = {"die": "d4", "trait": "Lana", "group": "relationships"}
+    event = t.perform(t.player, "roll", {"pool": [justice, lana]}, sheet_id=t.pc.pk)
+    assert event.outcome["headline"] == "Result 9 vs 9 — failure: a tie fails"
+    with pytest.raises(ActionError, match="Only the GM"):
+        t.perform(t.player, "set_difficulty", {"difficulty": 1}, sheet_id=t.pc.pk)
