@@ -50,6 +50,8 @@ def campaign_home(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "membership": membership,
             "members": members,
             "active_scene": campaign.active_scene,
+            # The GM invites from here: a link made in one press, or the one already made.
+            "has_invite": membership.is_gm and bool(services.active_invites(campaign)),
         },
     )
 

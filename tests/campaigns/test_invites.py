@@ -199,6 +199,30 @@ def test_joining_by_the_button_lands_a_new_player_at_character_creation(
     assert again["Location"] == reverse("table", args=[campaign.pk])
 
 
+def test_the_gm_invites_players_from_the_campaign_page_in_one_press(
+    client_for, campaign, gm, player
+):
+    """A new campaign's page says "Invite your players next": it has the button that
+    does it, which lands on the link, its QR code and Copy; once a link exists, the page
+    shows the way to it instead of making another."""
+    home = reverse("campaign_home", args=[campaign.pk])
+    page = client_for(gm).get(home).content.decode()
+    assert "Invite players</button>" in page
+    assert f'action="{reverse("invite_create", args=[campaign.pk])}"' in page
+    made = client_for(gm).post(reverse("invite_create", args=[campaign.pk]), {"role": "player"})
+    assert made["Location"] == reverse("members", args=[campaign.pk])
+    [invite] = services.active_invites(campaign)
+    assert invite.role == Role.PLAYER
+    members = client_for(gm).get(made["Location"], HTTP_HOST="127.0.0.1")
+    assert invite_links(members) == [f"http://127.0.0.1{invite.get_absolute_url()}"]
+    page = client_for(gm).get(home).content.decode()
+    assert "Invite players</button>" not in page
+    assert "Show the invite link</a>" in page
+    # A player is shown neither: invites are the GM's.
+    page = client_for(player).get(home).content.decode()
+    assert "Invite players" not in page and "Show the invite link" not in page
+
+
 # --------------------------------------------------------------------------- several campaigns
 
 

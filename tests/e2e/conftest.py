@@ -6,6 +6,9 @@
 subprocess, on the defaults: DEBUG off, the Content-Security-Policy on. Daphne adopts a socket this process already bound and
 listens on, so no port can be taken in between (two xdist workers each get their
 own server). Each test module seeds its own campaigns with `daphne_server.seed()`.
+`lan_server` (session) is another, as `HOST=0.0.0.0 make run` serves: on every address,
+with an empty database, for a test that starts from nothing and opens links at the
+machine's LAN address.
 
 `chromium` (module): one browser per module, closed with it, so Playwright's sync
 API (which owns the main thread's event loop while it runs) never outlives the
@@ -64,6 +67,7 @@ class LiveServer:
     env: dict[str, str]
     log: Path  # daphne's stderr: Django's errors and tracebacks
     access_log: Path
+    lan_url: str = ""  # lan_server only: the address friends on the network open
 
     def seed(self, script: str, *args: str) -> Any:
         """Run `script` (Python that calls django.setup() itself) against the server's
@@ -107,8 +111,30 @@ def _wait_until_serving(proc: subprocess.Popen, url: str, log: Path, seconds: fl
 
 @pytest.fixture(scope="session")
 def daphne_server():
+    yield from _serve("127.0.0.1", users=True)
+
+
+@pytest.fixture(scope="session")
+def lan_server():
+    """A second server, as `HOST=0.0.0.0 make run` serves: listening on every address,
+    its settings given HOST=0.0.0.0 (so the machine's own addresses are allowed hosts and
+    invite links use its LAN address), on an empty database: no user, no campaign.
+    `url` is the loopback address the GM browses at on this machine, `lan_url` the
+    machine's first LAN address (rollcall.reach.lan_addresses), which friends open."""
+    from rollcall.reach import lan_addresses
+
+    lan = lan_addresses()
+    if not lan:
+        pytest.skip("this machine has no non-loopback IPv4 address for friends to reach")
+    yield from _serve("0.0.0.0", users=False, lan=lan[0])  # noqa: S104 - the LAN test's point
+
+
+def _serve(host: str, *, users: bool, lan: str = ""):
     tmp = Path(tempfile.mkdtemp(prefix="rollcall-e2e-"))
-    left_out = ("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "HOST", "STATIC_ROOT")
+    left_out = (
+        *("DATABASE_URL", "REDIS_URL", "DEBUG", "ALLOWED_HOSTS", "HOST", "STATIC_ROOT"),
+        "PUBLIC_URL",
+    )
     env = {
         **{k: v for k, v in os.environ.items() if k not in left_out},
         "SQLITE_PATH": str(tmp / "e2e.sqlite3"),
@@ -116,11 +142,13 @@ def daphne_server():
         "DJANGO_SETTINGS_MODULE": "rollcall.settings",
         "PYTHONPATH": str(ROOT),
     }
+    if host != "127.0.0.1":
+        env["HOST"] = host  # the settings allow the hosts that reach it, as `make run` does
     py = sys.executable
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         subprocess.run([py, "manage.py", *command, "-v", "0"], cwd=ROOT, env=env, check=True)
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
+    listener.bind((host, 0))
     listener.listen(128)
     port = listener.getsockname()[1]
     log, access_log = tmp / "daphne.stderr", tmp / "daphne.access"
@@ -136,9 +164,12 @@ def daphne_server():
         )
     listener.close()  # daphne holds its own copy
     server = LiveServer(url=f"http://127.0.0.1:{port}", env=env, log=log, access_log=access_log)
+    if lan:
+        server.lan_url = f"http://{lan}:{port}"
     SERVERS.append(server)
     try:
-        server.seed(USERS_SCRIPT, PASSWORD, *(f"{u}={d}" for u, d in USERS.items()))
+        if users:
+            server.seed(USERS_SCRIPT, PASSWORD, *(f"{u}={d}" for u, d in USERS.items()))
         _wait_until_serving(proc, server.url, log, seconds=120)
         yield server
     finally:
@@ -156,7 +187,7 @@ SERVERS: list[LiveServer] = []
 
 
 @pytest.fixture(scope="module")
-def chromium(daphne_server):
+def chromium():
     from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(exist_ok=True)
