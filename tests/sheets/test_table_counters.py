@@ -24,7 +24,7 @@ from table import actions
 from table.export import verify
 from table.models import TableEvent
 from table.rendering import render_event_html
-from tests.table.sockets import messages, open_socket
+from tests.table.sockets import caught_up, messages, open_socket
 
 from .conftest import text
 
@@ -361,7 +361,7 @@ async def test_a_gm_edit_reaches_the_table_and_the_open_sheets(
     socket, connected, _ = await open_socket(player, campaign)
     assert connected
     try:
-        await messages(socket)
+        await caught_up(socket)
         client = Client()
         await sync_to_async(client.force_login)(gm)
         response = await sync_to_async(client.post)(

@@ -35,8 +35,34 @@ async def open_socket(user, campaign, *, last_seq: int | None = 0, origin=b"http
     if last_seq is not None:
         path += f"?last_seq={last_seq}"
     comm = WebsocketCommunicator(application, path, headers=headers)
+    # What `caught_up` waits for: the replay a last_seq asks for (none without one).
+    comm.head = 0 if last_seq is None else await _head(campaign)
     connected, code = await comm.connect()
     return comm, connected, code
+
+
+@sync_to_async
+def _head(campaign) -> int:
+    from table.models import TableEvent
+
+    return (
+        TableEvent.objects.filter(campaign=campaign)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+        or 0
+    )
+
+
+async def caught_up(comm) -> list[str]:
+    """What a socket just opened replays: every event up to the log's head when it
+    connected (each member is sent every seq, a hidden one sealed), then whatever else
+    comes before a quiet moment. Waiting for the head, not for quiet alone, keeps a busy
+    machine's late replay from being read as the answer to what the test sends next."""
+    got: list[str] = []
+    while max(seqs(got), default=0) < comm.head and not any("reload" in m for m in got):
+        got.append(await comm.receive_from(timeout=HANG_GUARD))
+    return got + await messages(comm)
 
 
 async def messages(comm, expect: int = 0, quiet: float = 0.1) -> list[str]:

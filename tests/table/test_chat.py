@@ -20,7 +20,7 @@ from table.rendering import clear_cache
 from table.rolls import roll_request
 from table.scene_panel import scene_state
 
-from .sockets import messages, open_socket, send, seqs
+from .sockets import caught_up, messages, open_socket, send, seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +56,7 @@ def say_over_sockets(t, speaker, message: dict, listeners) -> dict:
         for user in [speaker, *listeners]:
             comm, connected, _ = await open_socket(user, t.campaign, last_seq=0)
             assert connected
-            await messages(comm)
+            await caught_up(comm)
             socks[user] = comm
         await send(socks[speaker], message)
         # The speaker always hears back (the card, or the refusal); once a card is out,

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 
 from table.models import TableEvent
 
-from .sockets import messages, open_socket, send, seqs
+from .sockets import caught_up, messages, open_socket, send, seqs
 from .test_whispers import cards, notice
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def test_one_act_gives_each_a_point_and_one_card_reaches_everyone(table_for):
         for user in (t.gm, t.player):
             comm, connected, _ = await open_socket(user, t.campaign, last_seq=0)
             assert connected
-            await messages(comm)
+            await caught_up(comm)
             socks[user] = comm
         act = {"type": "act", "action": "give_points_each", "request": request}
         await send(socks[t.player], act)

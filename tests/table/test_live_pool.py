@@ -16,7 +16,7 @@ from table import actions as table_actions
 from table import live_pool
 from table.models import TableEvent
 
-from .sockets import HANG_GUARD, messages, open_socket
+from .sockets import HANG_GUARD, caught_up, messages, open_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -66,8 +66,8 @@ async def test_gm_sees_the_pool_live_with_its_odds_and_others_only_that_it_is_bu
     gm, _, _ = await open_socket(t.gm, t.campaign)
     other, _, _ = await open_socket(t.other, t.campaign)
     try:
-        await messages(gm)
-        await messages(other)
+        await caught_up(gm)
+        await caught_up(other)
         await sync_to_async(build)(t, t.player, t.pc, "Fightin'", "Pistol")
         got = "".join(await received(gm, f'id="live-pool-{t.pc.pk}"'))
         assert "Mal</strong>: d10 Fightin&#x27;, d12 Pistol" in got
@@ -87,8 +87,8 @@ async def test_a_blind_pool_reaches_nobody_but_the_gms(table_for):
     gm, _, _ = await open_socket(t.gm, t.campaign)
     other, _, _ = await open_socket(t.other, t.campaign)
     try:
-        await messages(gm)
-        await messages(other)
+        await caught_up(gm)
+        await caught_up(other)
         await sync_to_async(build)(t, t.player, t.pc, "Fightin'", visibility="blind")
         got = "".join(await received(gm, f'id="live-pool-{t.pc.pk}"'))
         assert "d10 Fightin" in got and "blind" in got
@@ -109,8 +109,8 @@ async def test_other_players_receive_nothing_at_all_while_a_blind_pool_is_built(
     gm, _, _ = await open_socket(t.gm, t.campaign)
     other, _, _ = await open_socket(t.other, t.campaign)
     try:
-        await messages(gm)
-        await messages(other)
+        await caught_up(gm)
+        await caught_up(other)
         for picks in (["Fightin'"], ["Fightin'", "Movin'"], ["Movin'"], []):
             await sync_to_async(build)(t, t.player, t.pc, *picks, visibility="blind")
         await sync_to_async(build)(t, t.player, t.pc, "Finaglin'", visibility="blind")
@@ -138,8 +138,8 @@ async def test_the_gms_die_arrives_in_the_rollers_builder_only(table_for):
     mine, _, _ = await open_socket(t.player, t.campaign)
     other, _, _ = await open_socket(t.other, t.campaign)
     try:
-        await messages(mine)
-        await messages(other)
+        await caught_up(mine)
+        await caught_up(other)
         await sync_to_async(build)(t, t.player, t.pc, "Fightin'")
         # A builder's own change sends it nothing to re-render for (it would loop).
         assert "gm-additions" not in "".join(await messages(mine, quiet=0.3))

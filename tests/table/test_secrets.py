@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from table.models import TableEvent
-from tests.table.sockets import messages, open_socket, send
+from tests.table.sockets import caught_up, messages, open_socket, send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -137,8 +137,8 @@ async def test_a_secret_difficulty_stays_off_the_players_own_public_card(ctx, fa
     assert difficulty == 20
     gm, _, _ = await open_socket(ctx.gm, ctx.campaign, last_seq=None)
     other, _, _ = await open_socket(ctx.other, ctx.campaign, last_seq=None)
-    await messages(gm)
-    await messages(other)
+    await caught_up(gm)
+    await caught_up(other)
     faces.queue.extend([6, 2, 8])
     mine = await attempt(ctx, ctx.player, {
         "type": "act", "action": "roll", "sheet_id": ctx.pc.pk, "request": {"pool": CTX_POOL},

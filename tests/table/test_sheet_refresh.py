@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from table import actions
 
 from .page_fixtures import fresh_cards  # noqa: F401  (cards are cached by pk; pks are reused)
-from .sockets import HANG_GUARD, messages, open_socket
+from .sockets import HANG_GUARD, caught_up, open_socket
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +86,7 @@ async def test_a_gift_reaches_another_members_open_socket(table_for):
     comm, connected, _ = await open_socket(t.other, t.campaign)
     assert connected
     try:
-        await messages(comm)
+        await caught_up(comm)
         await sync_to_async(actions.perform)(
             t.campaign, t.gm, "give_points", {"amount": 1}, sheet_id=t.pc.pk
         )

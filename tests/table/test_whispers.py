@@ -24,7 +24,7 @@ from table.models import Kind, TableEvent
 from table.reading import fetch_stream
 from table.rendering import clear_cache
 
-from .sockets import messages, open_socket, send, seqs
+from .sockets import caught_up, messages, open_socket, send, seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -91,7 +91,7 @@ def test_another_player_sees_a_sealed_line_in_its_place_live_on_replay_and_in_th
         for user in (t.player, t.gm, t.other, t.observer):
             comm, connected, _ = await open_socket(user, t.campaign, last_seq=0)
             assert connected
-            await messages(comm)
+            await caught_up(comm)
             socks[user] = comm
         await send(socks[t.player], {"type": "say", "mode": "whisper", "text": SECRET})
         got = {user: await messages(comm, 1, quiet=0.4) for user, comm in socks.items()}

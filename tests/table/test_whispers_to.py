@@ -24,7 +24,7 @@ from table.export import export_data, to_markdown
 from table.models import TableEvent
 from table.rendering import clear_cache
 
-from .sockets import messages, open_socket, send, seqs
+from .sockets import caught_up, messages, open_socket, send, seqs
 from .test_whispers import HOOK_URL, api_client, cards, notice, page_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,12 +68,12 @@ def live_and_replay(t, author, payload, users):
         for user in users:
             comm, connected, _ = await open_socket(user, t.campaign, last_seq=0)
             assert connected
-            await messages(comm)
+            await caught_up(comm)
             socks[user] = comm
         author_sock = socks.get(author)
         if author_sock is None:
             author_sock, connected, _ = await open_socket(author, t.campaign, last_seq=0)
-            await messages(author_sock)
+            await caught_up(author_sock)
         await send(author_sock, payload)
         got = {user: await messages(comm, 1, quiet=0.4) for user, comm in socks.items()}
         for comm in {*socks.values(), author_sock}:

@@ -17,7 +17,7 @@ from campaigns.models import Campaign, Membership, Role
 from rules import registry
 from sheets.models import Sheet, Trait
 from table.models import TableEvent
-from tests.table.sockets import messages, open_socket, send
+from tests.table.sockets import caught_up, messages, open_socket, send
 
 from .. import toygame
 
@@ -93,8 +93,8 @@ def test_the_gms_hunch_is_sealed_to_players_live_in_replay_and_in_exports(
         gm_socket, ok, _ = await open_socket(gm, campaign)
         player_socket, ok2, _ = await open_socket(player, campaign)
         assert ok and ok2
-        await messages(gm_socket)
-        await messages(player_socket)
+        await caught_up(gm_socket)
+        await caught_up(player_socket)
         await send(
             gm_socket,
             {"type": "act", "action": "hunch", "request": {"note": "trap?"}, "visibility": "gm"},
