@@ -14,6 +14,7 @@ from .actions import ACTIONS
 from .builder import BUILDER
 from .decisions import DECISIONS
 from .demo import DEMO
+from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
@@ -28,6 +29,7 @@ __all__ = [
     "BUILDER",
     "DECISIONS",
     "DEMO",
+    "FOUNDRY",
     "MECHANICS",
     "NAME",
     "ODDS",

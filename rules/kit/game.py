@@ -18,7 +18,8 @@ DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none), ORDER 
 a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), READY
 (what a sheet still needs before it can roll, in the game's words; default: one trait
 with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
-none): `rules.kit.starting`.
+none): `rules.kit.starting`; FOUNDRY (how it reads a Foundry VTT actor of the Cortex
+Prime system, `rules.kit.foundry`; default: it reads none).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .actions import Action
 from .builder import PoolBuilder
 from .demo import DemoCampaign
 from .errors import RulesError
+from .foundry import FoundryReading
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .order import DEFAULT_ORDER, OrderRules
@@ -63,6 +65,7 @@ class GameSystem:
     order: OrderRules = DEFAULT_ORDER
     ready: ReadyCheck | None = None
     starters: tuple[Starter, ...] = ()
+    foundry: FoundryReading | None = None
 
     def missing_to_roll(self, traits) -> tuple[str, ...]:
         """What the sheet still needs for a legal pool, in the game's words; () when ready."""
@@ -106,6 +109,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         order=getattr(package, "ORDER", DEFAULT_ORDER),
         ready=getattr(package, "READY", None) or default_ready(package.SHEET_TEMPLATE),
         starters=tuple(getattr(package, "STARTERS", ())),
+        foundry=getattr(package, "FOUNDRY", None),
     )
 
 

@@ -16,6 +16,7 @@ from .actions import ACTIONS, GAME
 from .builder import BUILDER
 from .decisions import DECISIONS
 from .demo import DEMO
+from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
@@ -30,6 +31,7 @@ __all__ = [
     "BUILDER",
     "DECISIONS",
     "DEMO",
+    "FOUNDRY",
     "GAME",
     "MECHANICS",
     "NAME",
