@@ -19,7 +19,8 @@ a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), 
 (what a sheet still needs before it can roll, in the game's words; default: one trait
 with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
 none): `rules.kit.starting`; FOUNDRY (how it reads a Foundry VTT actor of the Cortex
-Prime system, `rules.kit.foundry`; default: it reads none).
+Prime system, `rules.kit.foundry`; default: it reads none) and START_HERE (its "Start
+here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .order import DEFAULT_ORDER, OrderRules
 from .sheet import SheetTemplate
-from .starting import ReadyCheck, Starter, default_ready
+from .starting import ReadyCheck, Starter, StartHere, default_ready, default_start_here
 from .table import Points, Transition
 from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
@@ -66,6 +67,7 @@ class GameSystem:
     ready: ReadyCheck | None = None
     starters: tuple[Starter, ...] = ()
     foundry: FoundryReading | None = None
+    start_here: StartHere | None = None
 
     def missing_to_roll(self, traits) -> tuple[str, ...]:
         """What the sheet still needs for a legal pool, in the game's words; () when ready."""
@@ -110,6 +112,8 @@ def game_from_package(package: ModuleType) -> GameSystem:
         ready=getattr(package, "READY", None) or default_ready(package.SHEET_TEMPLATE),
         starters=tuple(getattr(package, "STARTERS", ())),
         foundry=getattr(package, "FOUNDRY", None),
+        start_here=getattr(package, "START_HERE", None)
+        or default_start_here(package.SHEET_TEMPLATE),
     )
 
 

@@ -23,6 +23,7 @@ from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 from .start import STARTERS
 from .start import ready as READY
+from .start_here import START_HERE
 from .table import ORDER, TABLE
 from .ui import UI
 
@@ -43,6 +44,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "START_HERE",
     "STARTERS",
     "UI",
     "STRESS_TYPES",
