@@ -339,3 +339,11 @@ def test_any_json_through_the_form_gets_a_clear_answer_never_a_500(
         assert 'id="import-taken"' in text(page) or "rollcall-sheet" in json.dumps(doc)
     Sheet.objects.all().delete()
     campaign.delete()
+
+
+@pytest.mark.parametrize("system,offered", [("smallville", True), ("personae", False)])
+def test_the_import_page_offers_foundry_only_where_the_game_reads_it(
+    make_campaign, player, client_for, system, offered
+):
+    page = text(client_for(player).get(reverse("sheet_import", args=[make_campaign(system).pk])))
+    assert ("Foundry VTT's Cortex Prime system" in page) is offered
