@@ -5,6 +5,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from rules.registry import SYSTEMS
+
 from . import confirm, links, services
 from .forms import CampaignEditForm, CampaignForm, InviteForm, RoleForm, SceneForm
 from .locking import Busy
@@ -25,7 +27,11 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
         .select_related("campaign")
         .order_by("campaign__name")
     )
-    return render(request, "campaigns/list.html", {"memberships": memberships})
+    return render(
+        request,
+        "campaigns/list.html",
+        {"memberships": memberships, "systems": list(SYSTEMS.values())},
+    )
 
 
 @login_required

@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("rules/", views.rules_index, name="rules_index"),
     path("rules/<str:system>/", views.rules_system, name="rules_system"),
+    path("rules/<str:system>/start/", views.rules_start, name="rules_start"),
     path("", include("campaigns.urls")),
     path("", include("sheets.urls")),
     path("", include("table.urls")),

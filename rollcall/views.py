@@ -12,8 +12,10 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.template import loader
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from rules.kit import mechanics
+from rules.kit.starting import default_start_here
 from rules.registry import SYSTEMS
 
 
@@ -41,6 +43,33 @@ def rules_system(request: HttpRequest, system: str) -> HttpResponse:
         request,
         "rules/system.html",
         {"game": game, "rows": rows, "actions": actions, "systems": SYSTEMS.values()},
+    )
+
+
+def rules_start(request: HttpRequest, system: str) -> HttpResponse:
+    """A game's Start here page, from its START_HERE declaration. `back` is the page the
+    reader came from (an empty state's link), offered as the way back when it is ours."""
+    game = SYSTEMS.get(system)
+    if game is None:
+        raise Http404("No such game system")
+    back = request.GET.get("back", "")
+    if not (
+        back.startswith("/")
+        and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
+    ):
+        back = ""
+    titles = {m.id: m.title for m in game.mechanics}
+    start = game.start_here or default_start_here(game.sheet_template)
+    return render(
+        request,
+        "rules/start.html",
+        {
+            "game": game,
+            "start": start,
+            "rules": [(rule_id, titles.get(rule_id, "")) for rule_id in start.rules],
+            "back": back,
+            "systems": SYSTEMS.values(),
+        },
     )
 
 

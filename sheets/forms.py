@@ -6,7 +6,7 @@ from django import forms
 
 from campaigns.models import Campaign, Membership
 
-from . import exchange, services
+from . import exchange, foreign, services
 from . import validation as v
 
 
@@ -90,6 +90,7 @@ class ImportForm(forms.Form):
         self.membership = membership
         self.problems: list[v.Problem] = []
         self.checked: exchange.CleanSheet | None = None
+        self.report: foreign.Report | None = None
         if membership.is_gm:
             self.fields["owner"].choices = services.member_choices(campaign)
             self.fields["owner"].initial = membership.user_id
@@ -101,12 +102,16 @@ class ImportForm(forms.Form):
         upload = data.get("file")
         raw = upload.read(exchange.MAX_BYTES + 1) if upload else data.get("text", "")
         try:
-            self.checked = exchange.check_document(
-                exchange.parse_json(raw),
-                self.campaign.system,
-                may_import_npc=self.membership.is_gm,
-                keep_table_values=self.membership.is_gm,
-            )
+            doc = exchange.parse_json(raw)
+            options = {
+                "may_import_npc": self.membership.is_gm,
+                "keep_table_values": self.membership.is_gm,
+            }
+            read = foreign.read_foreign(doc, self.campaign.system, **options)
+            if read is not None:
+                self.checked, self.report = read
+            else:
+                self.checked = exchange.check_document(doc, self.campaign.system, **options)
         except v.SheetProblems as error:
             self.problems = error.problems
             raise forms.ValidationError(

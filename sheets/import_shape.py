@@ -3,7 +3,8 @@
 The importer checks every field's type before its value, so the person pasting reads
 "expected text, got an object" rather than a rule about names; and a character
 exported from another tool (Foundry VTT, Roll20) is recognised and named, so they
-know at once why it cannot be read, instead of a screenful of unknown fields.
+know at once why it cannot be read, instead of a screenful of unknown fields. (A Foundry
+VTT actor of the Cortex Prime system is read, where the game says how: sheets.foreign.)
 """
 
 from __future__ import annotations
@@ -85,9 +86,10 @@ def foreign_format(doc: object) -> str | None:
     ):
         return (
             "This looks like a character exported from Foundry VTT (its “system” holds "
-            "that tool's own data). Rollcall cannot read Foundry's format: create the "
-            "character here with New sheet and copy the traits over, or import a sheet "
-            "exported from Rollcall."
+            "that tool's own data). Rollcall reads one Foundry actor of the Cortex Prime "
+            "system at a time, into a Cortex game; otherwise create the character here "
+            "with New sheet and copy the traits over, or import a sheet exported from "
+            "Rollcall."
         )
     if "attribs" in keys or ("schema_version" in keys and "abilities" in keys):
         return (

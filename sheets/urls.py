@@ -9,6 +9,7 @@ urlpatterns = [
     path("c/<id:campaign_id>/sheets/new/", sheet.sheet_create, name="sheet_create"),
     path("c/<id:campaign_id>/sheets/import/", sheet.sheet_import, name="sheet_import"),
     path(SHEET, sheet.sheet_detail, name="sheet_detail"),
+    path(SHEET + "imported/", sheet.sheet_imported, name="sheet_imported"),
     path(SHEET + "head/", sheet.sheet_head, name="sheet_head"),
     path(SHEET + "guide/<int:step>/", guide.sheet_guide, name="sheet_guide"),
     path(SHEET + "portrait/", portrait.portrait, name="sheet_portrait"),

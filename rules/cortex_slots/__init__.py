@@ -14,12 +14,14 @@ from .actions import ACTIONS
 from .builder import BUILDER
 from .decisions import DECISIONS
 from .demo import DEMO
+from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
 from .start import ready as READY
+from .start_here import START_HERE
 from .table import ORDER, TABLE
 from .ui import UI
 
@@ -28,6 +30,7 @@ __all__ = [
     "BUILDER",
     "DECISIONS",
     "DEMO",
+    "FOUNDRY",
     "MECHANICS",
     "NAME",
     "ODDS",
@@ -38,6 +41,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "START_HERE",
     "STARTERS",
     "TABLE",
     "UI",

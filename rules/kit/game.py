@@ -18,7 +18,9 @@ DEMO (its demo campaign, a `rules.kit.demo.DemoCampaign`; default: none), ORDER 
 a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), READY
 (what a sheet still needs before it can roll, in the game's words; default: one trait
 with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
-none): `rules.kit.starting`.
+none): `rules.kit.starting`; FOUNDRY (how it reads a Foundry VTT actor of the Cortex
+Prime system, `rules.kit.foundry`; default: it reads none) and START_HERE (its "Start
+here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template).
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ from .actions import Action
 from .builder import PoolBuilder
 from .demo import DemoCampaign
 from .errors import RulesError
+from .foundry import FoundryReading
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .order import DEFAULT_ORDER, OrderRules
 from .sheet import SheetTemplate
-from .starting import ReadyCheck, Starter, default_ready
+from .starting import ReadyCheck, Starter, StartHere, default_ready, default_start_here
 from .table import Points, Transition
 from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
@@ -63,6 +66,8 @@ class GameSystem:
     order: OrderRules = DEFAULT_ORDER
     ready: ReadyCheck | None = None
     starters: tuple[Starter, ...] = ()
+    foundry: FoundryReading | None = None
+    start_here: StartHere | None = None
 
     def missing_to_roll(self, traits) -> tuple[str, ...]:
         """What the sheet still needs for a legal pool, in the game's words; () when ready."""
@@ -106,6 +111,9 @@ def game_from_package(package: ModuleType) -> GameSystem:
         order=getattr(package, "ORDER", DEFAULT_ORDER),
         ready=getattr(package, "READY", None) or default_ready(package.SHEET_TEMPLATE),
         starters=tuple(getattr(package, "STARTERS", ())),
+        foundry=getattr(package, "FOUNDRY", None),
+        start_here=getattr(package, "START_HERE", None)
+        or default_start_here(package.SHEET_TEMPLATE),
     )
 
 

@@ -117,3 +117,38 @@ class Starter:
 def _linked(ids: Mapping[tuple[str, str], int], name: str) -> int | None:
     wanted = name.casefold()
     return next((i for (_, n), i in ids.items() if n == wanted), None)
+
+
+@dataclass(frozen=True)
+class StartHere:
+    """A game's "Start here" page, as data: what a roll is made of, what the GM sets,
+    what the first scene looks like and what to tap first, each a few short paragraphs
+    in the game's words, with the rules IDs they summarise (the page links them)."""
+
+    roll: tuple[str, ...]
+    gm_sets: tuple[str, ...]
+    first_scene: tuple[str, ...]
+    first_taps: tuple[str, ...]
+    rules: tuple[str, ...] = ()
+
+
+def default_start_here(template: SheetTemplate) -> StartHere:
+    """A game that declares no Start here page: what its sheet says, and the table's
+    common steps."""
+    own = [g.label for g in template.groups if not g.table_owned and g.kind != "text"]
+    return StartHere(
+        roll=(
+            "A roll is built from your character's traits: "
+            + (", ".join(own) or "its traits")
+            + ". Tap the ones that fit what you are doing and roll them together.",
+        ),
+        gm_sets=("The GM starts the scene and sets what you roll against.",),
+        first_scene=(
+            "The GM starts a scene with a title on the GM dashboard and says what is going on.",
+        ),
+        first_taps=(
+            "Make your character on the Sheets page (New sheet).",
+            "Open the table, tap traits on your character, then Roll.",
+            "Read the card in the log: it says what the roll meant.",
+        ),
+    )

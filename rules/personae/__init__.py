@@ -19,6 +19,7 @@ from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
 from .start import ready as READY
+from .start_here import START_HERE
 from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
@@ -38,6 +39,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "START_HERE",
     "STARTERS",
     "TABLE",
     "UI",

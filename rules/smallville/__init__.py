@@ -16,12 +16,14 @@ from .actions import ACTIONS, GAME
 from .builder import BUILDER
 from .decisions import DECISIONS
 from .demo import DEMO
+from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 from .start import STARTERS
 from .start import ready as READY
+from .start_here import START_HERE
 from .table import ORDER, SESSION_FLAGS, TABLE
 from .ui import UI
 
@@ -30,6 +32,7 @@ __all__ = [
     "BUILDER",
     "DECISIONS",
     "DEMO",
+    "FOUNDRY",
     "GAME",
     "MECHANICS",
     "NAME",
@@ -42,6 +45,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "START_HERE",
     "STARTERS",
     "UI",
     "STRESS_TYPES",

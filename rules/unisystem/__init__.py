@@ -22,6 +22,7 @@ from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
 from .start import ready as READY
+from .start_here import START_HERE
 from .table import ORDER, POINTS, TABLE
 from .ui import UI
 
@@ -42,6 +43,7 @@ __all__ = [
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",
+    "START_HERE",
     "STARTERS",
     "TABLE",
     "UI",

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
 
-from .. import display, exchange, limits, services
+from .. import display, exchange, foreign, limits, services
 from .. import validation as v
 from ..forms import ImportForm, SheetCreateForm
 from ..models import Counter, Sheet, SheetPortrait
@@ -147,6 +147,9 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
         except limits.AtSheetCap as refusal:
             at_cap = str(refusal)
         else:
+            if form.report is not None:
+                request.session[_report_key(sheet)] = form.report.as_data()
+                return redirect("sheet_imported", campaign.pk, sheet.pk)
             messages.success(request, f"{sheet.name} was imported.")
             for notice in form.checked.notices:
                 messages.warning(request, str(notice))
@@ -162,6 +165,32 @@ def sheet_import(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "at_cap": at_cap,
         },
         status=422 if form.problems or (request.method == "POST" and at_cap) else 200,
+    )
+
+
+def _report_key(sheet: Sheet) -> str:
+    return f"import-report-{sheet.pk}"
+
+
+@login_required_htmx
+@require_GET
+def sheet_imported(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
+    """What an import from another tool took and left out; kept for the session, so a
+    reload shows it again. A sheet without a report goes to the sheet itself."""
+    sheet, membership, _ = get_sheet_for_user(request.user, campaign_id, sheet_id)
+    report = foreign.Report.from_data(request.session.get(_report_key(sheet)))
+    if report is None:
+        return redirect(sheet)
+    return render(
+        request,
+        "sheets/imported.html",
+        {
+            "campaign": sheet.campaign,
+            "membership": membership,
+            "sheet": sheet,
+            "report": report,
+            "ready": readiness_of([sheet], sheet.campaign.system)[sheet.pk],
+        },
     )
 
 

@@ -39,7 +39,14 @@ services.start_scene(c, scene.pk)
 print(json.dumps({"id": c.pk, "sheet": s.pk, "npc": npc.pk}))
 """
 
-VISITOR_PAGES = ("/", "/accounts/login/", "/accounts/signup/", "/rules/", "/rules/serenity/")
+VISITOR_PAGES = (
+    "/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/rules/",
+    "/rules/serenity/",
+    "/rules/serenity/start/?back=/campaigns/",
+)
 PLAYER_PAGES = (
     "/",
     "/campaigns/",

@@ -157,6 +157,7 @@ ROWS: list[Row] = [
     Row("home", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
     Row("rules_index", "GET", everyone(W(200)), campaign=False),
     Row("rules_system", "GET", everyone(W(200)), campaign=False),
+    Row("rules_start", "GET", everyone(W(200)), campaign=False),
     Row("signup", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
     Row("signup", "POST", _roles(*[W(302)] * 5, W(302, True)), data=_new_user, campaign=False),
     Row("login", "GET", _roles(*[W(302)] * 5, W(200)), campaign=False),
@@ -303,6 +304,8 @@ def _sheet_rows() -> list[Row]:
         r("sheet_import", "GET", players, 200, 200),
         r("sheet_import", "POST", players, 302, 302, changes=True, data=_import_doc),
         r("sheet_detail", "GET", members, 200, 200),
+        # Without a report of the asker's own import in their session: to the sheet.
+        r("sheet_imported", "GET", members, 302, 302),
         r("sheet_guide", "GET", editors, 200, 200),
         r("sheet_export", "GET", members, 200, 200),
         r("sheet_head", "GET", members, 200, 200),
