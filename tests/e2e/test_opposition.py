@@ -48,7 +48,12 @@ POOLS = {
     "smallville": ["Justice", "Lana"],
     "cortex_slots": ["Agility", "Ex-Marine", "Shoot"],
 }
-OUTCOME = re.compile(r"(Result|Total) \d+ vs \d+ — (extraordinary )?(success|failure)")
+# The faces are the server's own draw: a botch (Serenity Plus) or all ones (Smallville)
+# reads "result 0", and it too is a failure against the number to beat.
+OUTCOME = re.compile(
+    r"(Result|Total|Botch, result|Fails outright, result) \d+ vs \d+ — "
+    r"(extraordinary )?(success|failure)"
+)
 
 
 @pytest.fixture(scope="module")
