@@ -34,6 +34,8 @@ def rules_api_markdown() -> str:
         "Every outcome has `headline` and `explanation`; rolls also list their `dice`.",
         "",
         "This file is generated from `rules.registry` by `python -m rules.apidoc --write`.",
+        "Which control on the page reaches each rule, and the browser test that plays it:",
+        "[rules at the table](rules-at-the-table.md).",
         "",
     ]
     for game in SYSTEMS.values():

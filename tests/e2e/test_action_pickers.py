@@ -49,6 +49,7 @@ def _traits_of(page, picker, name):
 
 
 def test_the_gm_plays_a_resisted_roll_by_picking(chromium, daphne_server):
+    """UNI-5: a resisted action played from More actions by picking alone."""
     campaign = daphne_server.seed(SETUP)
     gm = log_in(chromium, daphne_server, "gm")
     gm.goto(f"{daphne_server.url}/c/{campaign['id']}/table/")

@@ -34,6 +34,7 @@ def table(daphne_server):
 
 
 def test_roll_is_offered_while_the_goal_is_typed(chromium, daphne_server, table):
+    """PER-9: the goal is stated before a challenge; Roll comes as it is typed."""
     page = log_in(chromium, daphne_server, "alice")
     page.goto(f"{daphne_server.url}/c/{table['id']}/table/")
     expect(page.locator("#socket-status")).to_have_attribute("data-state", "live")

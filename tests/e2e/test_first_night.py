@@ -80,7 +80,7 @@ GAMES = {
             opposition="dice",
             says=r"— (success|failure)|failure",
         ),
-        # SMV-2: the opposition's roll is the total to beat.
+        # SMV-10: the opposition's roll is the total to beat.
         Game(
             "smallville",
             "Smallville",
@@ -504,6 +504,9 @@ def night_counts():
 
 @pytest.mark.parametrize("slug", list(GAMES))
 def test_first_night_from_nothing_to_the_first_roll(chromium, lan_server, night_counts, slug):
+    """From nothing to a first roll: the GM sets the opposition the game's way (SER-5 and
+    SMV-10 a rolled opposition, CTX-1 the GM's pool, PER-1 and UNI-4 a difficulty) and the
+    first friend's card says how it went, with a goal stated in Personae (PER-9)."""
     game = GAMES[slug]
     tallies: dict[str, dict[str, Tally]] = {"gm": {}, "friend 1": {}, "friend 2": {}}
     gm = Hands(open_page(chromium, f"gm-{slug}"), tallies["gm"])

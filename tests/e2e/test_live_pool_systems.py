@@ -151,6 +151,9 @@ def _the_roll_includes_it(logged: dict, system: str) -> None:
 def test_the_gm_adds_to_a_pool_in_progress_and_the_roll_takes_it(
     daphne_server, campaigns, logged_in, system, player_on
 ):
+    """The GM adds to a player's pool in progress: the other side's complication (SER-1),
+    the opponent's Limit (SMV-5), the difficulty pool (CTX-1), difficulty and bonus dice
+    (PER-1), the difficulty (UNI-4); the logged roll takes it."""
     seeded = campaigns[f"{system}-{player_on}"]
     url = f"{daphne_server.url}/c/{seeded['id']}/table/"
     alice = logged_in["alice", player_on]

@@ -104,6 +104,8 @@ def _to_beat(page: Page, system: str) -> str:
 def test_a_players_roll_against_the_gms_opposition_reads_its_outcome_on_another_page(
     pages, daphne_server, table, system
 ):
+    """The GM's opposition roll is the number to beat (SER-5, SMV-10; CTX-1, the GM pool
+    sets the difficulty): another player's page reads the outcome on the card's face."""
     _open(pages, daphne_server, table, system)
     _gm_rolls_opposition(pages["gm"])
     alice, bob = pages["alice"], pages["bob"]

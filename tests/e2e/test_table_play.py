@@ -467,6 +467,13 @@ def _card_reads_at_a_glance(pages, seq: int) -> None:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_play_a_scene(pages, daphne_server, table, system):
+    """A scene in each game from the page: the player taps a pool (SER-1, CTX-1, SMV-1 a
+    Value and a Relationship, SMV-3 an Ability, SMV-7 a Location in the side pool, PER-1,
+    UNI-1 a Task, UNI-2), spends plot points for dice (SER-8), the GM sets the difficulty
+    (UNI-4) or the goal is stated first (PER-9); every page reads the card's result, effect
+    die, slots, grade and success levels (SER-2, SER-4, CTX-2, SMV-8, PER-3, UNI-3); in
+    Serenity Plus and Smallville a contest runs to the end with stress chosen (SER-6,
+    SER-7, SMV-10)."""
     _open(pages, daphne_server, table, system)
     alice = pages["alice"]
     builder = _builder(table, system, "alice")
