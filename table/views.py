@@ -45,6 +45,7 @@ from .scene_panel import (
     benefits_for,
     bonus_grants,
     character_rows,
+    contest_turn,
     newest_seq,
     open_contest,
     scene_snapshot,
@@ -149,6 +150,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
+        "contest_turn": contest_turn(campaign, membership, open_contest(state)),
         "cards": render_cards(events, membership),
         "more": more,
         "oldest": events[-1].seq if events else None,
@@ -259,12 +261,14 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
     state = scene_state(campaign, membership)
     inputs = builder_inputs(campaign, sheet, state, live=True)  # the GM's dice: the server's
-    pool = build(campaign, sheet, request.POST, inputs, gm=membership.is_gm)
+    # A recent pool named (`again`: a contest's roll back, one tap) in place of the ticks.
+    fields = recent_pools.with_recent(request.POST, campaign.pk, sheet.pk, membership)
+    pool = build(campaign, sheet, fields, inputs, gm=membership.is_gm)
     error = message = ""
     if pool.request is None or pool.errors:
         error = pool.errors[0] if pool.errors else "Pick dice first."
     else:
-        name, req = roll_request(campaign, sheet, pool, request.POST, state)
+        name, req = roll_request(campaign, sheet, pool, fields, state)
         chosen = str(request.POST.get("visibility") or "public")
         try:
             spend(campaign, request.user)
