@@ -18,6 +18,7 @@ from .test_table_play import SEED_PRELUDE, _trait
 pytestmark = pytest.mark.e2e
 
 PHONE = (390, 844)
+FOCUSED_TEXT = "() => (document.activeElement && document.activeElement.textContent || '').trim()"
 
 # A player's roll made with known faces: the seed script draws them, as the table would.
 FIXED_FACES = r"""
@@ -163,7 +164,6 @@ def test_a_cortex_banked_die_joins_the_total_in_two_taps(chromium, daphne_server
     taps = Taps()
     taps.tap(card.locator("summary", has_text="Spend a plot point: a die from the Bank"))
     choice = card.locator(".move-choices li", has_text=seeded["banked"])
-    before = alice.evaluate("() => document.activeElement && document.activeElement.outerHTML")
     taps.tap(choice.get_by_role("button", name="Add to the total"))
     moved = alice.locator("#log .roll-card").first
     expect(moved).to_contain_text("Bank move")
@@ -171,9 +171,8 @@ def test_a_cortex_banked_die_joins_the_total_in_two_taps(chromium, daphne_server
     expect(alice.locator("#table-notice")).to_contain_text("Bank move")
     expect(bob.locator("#log .roll-card").first).to_contain_text("Bank move")
     assert taps.count == 2, f"the Bank move took {taps.count} taps"
-    # The answer does not take the player's place away.
-    after = alice.evaluate("() => document.activeElement && document.activeElement.outerHTML")
-    assert after == before or "Add to the total" in (after or "")
+    # The answer and the new card leave the player's place where it was.
+    assert alice.evaluate(FOCUSED_TEXT) == "Add to the total"
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
     alice.context.close()
     bob.context.close()
@@ -191,9 +190,14 @@ def test_a_personae_failure_is_steered_and_ended_in_one_tap_each(chromium, daphn
     taps.tap(card.get_by_role("button", name=re.compile("Spend a critical")))
     expect(alice.locator("#log .roll-card").first).to_contain_text("Glancing success")
     assert taps.count == 1
-    taps.tap(card.get_by_role("button", name=re.compile("The challenge is over")))
+    # By keyboard: the button takes Enter, and the new card leaves the focus on it.
+    over = card.get_by_role("button", name=re.compile("The challenge is over"))
+    over.focus()
+    alice.keyboard.press("Enter")
+    taps.count += 1
     expect(alice.locator("#log .roll-card").first).to_contain_text("Challenge over")
     assert taps.count == 2
+    assert alice.evaluate(FOCUSED_TEXT).startswith("The challenge is over")
     alice.context.close()
 
 
