@@ -8,11 +8,12 @@ such button. Each test counts the taps it makes from the card or the contest box
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import log_in
+from .conftest import EXPECT_TIMEOUT_MS, log_in
 from .test_table_play import SEED_PRELUDE, _trait
 
 pytestmark = pytest.mark.e2e
@@ -130,6 +131,14 @@ print(json.dumps({"ok": True}))
 )
 
 
+def _until_held(page: Page, held: dict, key: str) -> None:
+    """Wait until the request is caught at the network (the page sends it at once)."""
+    deadline = time.monotonic() + EXPECT_TIMEOUT_MS / 1000
+    while key not in held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)
+    assert key in held, f"the {key} sent no request"
+
+
 class Taps:
     """Each tap the player makes, counted."""
 
@@ -238,4 +247,46 @@ def test_the_side_whose_turn_it_is_rolls_back_in_one_tap(chromium, daphne_server
     assert taps.count == 1
     assert bob.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
     alice.context.close()
+    bob.context.close()
+
+
+def test_a_move_answered_after_an_older_builder_refresh_still_shows(chromium, daphne_server):
+    """Builder answers can cross (static/js/table.js): Bo ticks a trait (its refresh is
+    held at the network), then rolls back from the contest box; the tick's older answer
+    comes first and must not take the builder the roll's answer is for, so "Rolled"
+    shows. Both answers are held back at the network, so the race is the same every run."""
+    seeded = daphne_server.seed(CONTEST, "serenity")
+    bob = log_in(chromium, daphne_server, "bob", viewport=(1366, 900))
+    bob.goto(f"{daphne_server.url}/c/{seeded['id']}/table/")
+    expect(bob.locator("#socket-status")).to_have_attribute("data-state", "live")
+    builder = f"#builder-{seeded['sheets']['bob']}"
+    for name in ("Fightin'", "Pistol"):
+        with bob.expect_response(lambda r: r.request.method == "POST" and "/table/pool/" in r.url):
+            _trait(bob, builder, name).click()
+    with bob.expect_response(lambda r: r.url.endswith("/roll/")):
+        bob.locator(f"{builder} .pool-roll button[type=submit]").click()
+    s = seeded["sheets"]
+    daphne_server.seed(OPEN_CONTEST, str(seeded["id"]), str(s["alice"]), str(s["bob"]))
+    bob.goto(f"{daphne_server.url}/c/{seeded['id']}/table/")
+    expect(bob.locator("#socket-status")).to_have_attribute("data-state", "live")
+    held: dict[str, object] = {}
+
+    def hold(route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        held["roll" if route.request.url.endswith("/roll/") else "tick"] = route
+
+    pattern = re.compile(r"/table/pool/\d+/(roll/)?$")
+    bob.route(pattern, hold)
+    _trait(bob, builder, "Fightin'").click()
+    _until_held(bob, held, "tick")
+    bob.locator(".contest-moves").get_by_role("button", name=re.compile("^Roll back")).click()
+    _until_held(bob, held, "roll")
+    with bob.expect_response(lambda r: "/table/pool/" in r.url and not r.url.endswith("/roll/")):
+        held["tick"].continue_()
+    with bob.expect_response(lambda r: r.url.endswith("/roll/")):
+        held["roll"].continue_()
+    expect(bob.locator(f"{builder} .pool-status")).to_contain_text("Rolled")
+    bob.unroute(pattern)
     bob.context.close()
