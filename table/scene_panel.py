@@ -23,7 +23,7 @@ from rules.kit.d10_table import GRANT_PREFIX
 from rules.kit.errors import RulesError
 from sheets.models import Counter, Sheet, Trait
 
-from . import actions, visibility
+from . import actions, recent_pools, visibility
 from .models import TableEvent
 from .order_panel import tracker
 from .view_support import error_text, small_int, spend
@@ -187,6 +187,33 @@ def contest_benefits(campaign: Campaign, contest: Mapping) -> list[dict[str, Any
         return []
 
 
+def contest_turn(
+    campaign: Campaign, membership: Membership, contest: Mapping | None
+) -> dict[str, Any] | None:
+    """The side of the open contest whose turn it is, when this member may move for it
+    (SER-6, SMV-10: the side's player, or a GM): its name, its character and the pools
+    that character rolled last (the member's recent pools, table.recent_pools), each
+    one tap away as the side's roll. None for everyone else: they see whose turn it is,
+    not its buttons (and the transition refuses the move to them all the same)."""
+    if not contest or not membership.can_play:
+        return None
+    record = contest["contest"]
+    turn, sides = record.get("turn"), record.get("sides") or []
+    if record.get("status") != "open" or not isinstance(turn, int) or not 0 <= turn < len(sides):
+        return None
+    sheets = contest.get("sheets") or []
+    sheet_id = sheets[turn] if turn < len(sheets) else None
+    sheet = Sheet.objects.filter(campaign=campaign, pk=sheet_id).first() if sheet_id else None
+    if sides[turn].get("gm") or sheet is None:
+        allowed = membership.is_gm
+    else:
+        allowed = membership.is_gm or sheet.owner_id == membership.user_id
+    if not allowed:
+        return None
+    again = recent_pools.recall(campaign.pk, sheet.pk, membership) if sheet else []
+    return {"name": sides[turn].get("name") or "", "sheet": sheet, "again": again}
+
+
 def stress_types(campaign: Campaign) -> tuple[str, ...]:
     return tuple(getattr(campaign.game.module, "STRESS_TYPES", ()))
 
@@ -236,6 +263,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
+        "contest_turn": contest_turn(campaign, membership, open_contest(state)),
         "characters": characters,
         "stress_types": stress_types(campaign),
         "benefits": benefits_for(campaign, state),

@@ -9,6 +9,7 @@ from . import (
     views_export,
     views_gm,
     views_live_pool,
+    views_moves,
 )
 
 urlpatterns = [
@@ -31,6 +32,11 @@ urlpatterns = [
         "c/<id:campaign_id>/table/quick/<str:action_name>/",
         views_gm.quick_action,
         name="table_quick",
+    ),
+    path(
+        "c/<id:campaign_id>/table/move/<str:action_name>/",
+        views_moves.card_move,
+        name="table_move",
     ),
     path(
         "c/<id:campaign_id>/table/events/<id:event_id>/reveal/",

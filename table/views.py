@@ -44,6 +44,7 @@ from .scene_panel import (
     benefits_for,
     bonus_grants,
     character_rows,
+    contest_turn,
     newest_seq,
     open_contest,
     scene_snapshot,
@@ -147,6 +148,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "target": scene_target(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
+        "contest_turn": contest_turn(campaign, membership, open_contest(state)),
         "cards": render_cards(events, membership),
         "more": more,
         "oldest": events[-1].seq if events else None,
@@ -255,6 +257,8 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
     """Roll the built pool (table.rolls.roll_pool: plain, or the character's contest move)."""
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
+    # A recent pool named (`again`: a contest's roll back, one tap) in place of the ticks.
+    fields = recent_pools.with_recent(request.POST, campaign.pk, sheet.pk, membership)
     error = message = ""
     try:
         rolled = rolls.roll_pool(
@@ -262,7 +266,7 @@ def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResp
             membership,
             request.user,
             sheet,
-            request.POST,
+            fields,
             visibility=str(request.POST.get("visibility") or "public"),
             before=lambda: spend(campaign, request.user),
         )

@@ -74,6 +74,7 @@ def test_the_registry_fills_in_the_defaults():
 def test_every_partial_a_page_includes_has_a_default():
     names = _partials_the_pages_include()
     assert {"pool_options", "gm_blocks", "sheet_scores", "card_controls.jinja"} <= names
+    assert {"card_moves.jinja", "contest_moves"} <= names
     game = game_from_package(bare_package())
     for name in names:
         wanted = game.partials[name]

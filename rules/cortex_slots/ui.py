@@ -1,7 +1,7 @@
 """What the pages show of Cortex with slots besides its rules (`rules.kit.ui` says what
 each declaration means): the GM's pool sets the difficulty (CTX-2), the panel counts
-plot points only, the builder offers the Big Hero Die (CTX-6), and the GM buys a hitch
-from a roll card (CTX-4)."""
+plot points only, the builder offers the Big Hero Die (CTX-6), the GM buys a hitch
+from a roll card (CTX-4) and the roller moves a banked die from it (CTX-3)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,19 @@ def buy_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
+def bank_die(form: Mapping[str, Any]) -> dict[str, Any]:
+    """CTX-3: the roller's card names the kept roll `seq`, its banked die `index` and the
+    slot it joins; the table reads the dice and the plot points."""
+    request: dict[str, Any] = {
+        "index": small_int(form.get("index")),
+        "to": str(form.get("to", "")).strip()[:10],
+    }
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request
+
+
 UI = GameUi(
     panel_counters=("plot_points",),
     difficulty_from="roll ",
@@ -43,6 +56,7 @@ UI = GameUi(
     ),
     card_help=", buy hitches",
     card_actions={"buy_hitch": buy_hitch},
+    card_moves={"bank_move": bank_die},
     # CTX-3, CTX-4: the dice are the earlier roll's, kept by the table (table.roll).
     action_fields={
         "bank_move": {

@@ -174,7 +174,11 @@ class GameUi:
     challenge. choices: option lists the game's partials show (by name).
     session_note: more words on what a new session does. card_help: more words on
     what the GM's buttons on a roll card do. card_actions: those buttons, by action
-    name, each reading its form into the action's request. rating_labels: sheet group
+    name, each reading its form into the action's request. card_moves: the common
+    moves of the game one or two taps from a roll card (a plot point spent after the
+    roll, the answer to a challenge), by action name, read the same way; the card shows
+    them to those who may take them (the character's player, the GMs), and the action's
+    transition decides again who may (`table.views_moves`). rating_labels: sheet group
     key -> (the add form's label, the column's title) for a rating that is not one.
     additions: what the GM may add to a player's pool while it is built.
     action_fields: action name -> field -> FieldControl, for the fields the action's
@@ -206,6 +210,7 @@ class GameUi:
     session_note: str = ""
     card_help: str = ""
     card_actions: Mapping[str, CardAction] = field(default_factory=dict)
+    card_moves: Mapping[str, CardAction] = field(default_factory=dict)
     rating_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     additions: PoolAdditions = PoolAdditions()
     action_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)

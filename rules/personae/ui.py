@@ -2,9 +2,13 @@
 declaration means): skills are numbers of d10s, the panel shows criticals against the
 Potential Threshold (PER-6), a player's builder takes the GM's difficulty and bonus
 dice from the table (PER-1) and states its goal (PER-9), and the GM side rolls as a
-reactor rather than from the dashboard."""
+reactor rather than from the dashboard; the actor answers a challenge from its card
+(a critical steers a failure, PER-6; the challenge ends or goes on, PER-9)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from ..kit.ui import CHARACTER, FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, OppositionRoll
 
@@ -12,6 +16,26 @@ from ..kit.ui import CHARACTER, FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, 
 # form's other character); helpers are picked as characters.
 FROM_THE_TABLE = FieldControl(FROM_TABLE)
 ASSISTANTS = FieldControl(PEOPLE, label="Who assists")
+
+
+def steer_failure(form: Mapping[str, Any]) -> dict[str, Any]:
+    """PER-6: a banked critical steers the card's failure into a glancing success (the
+    button is on a failed challenge's card only; the table reads the bank)."""
+    return {"use": "steer_failure", "result": "failure"}
+
+
+def extend_or_end(form: Mapping[str, Any]) -> dict[str, Any]:
+    """PER-9: after the challenge on the card (its goal), it is over or goes on toward
+    the goal typed beside "Go on"."""
+    request: dict[str, Any] = {
+        "goal": str(form.get("goal", "")).strip()[:300],
+        "extended": str(form.get("extended", "")) == "yes",
+    }
+    next_goal = str(form.get("next_goal", "")).strip()[:300]
+    if request["extended"] and next_goal:
+        request["next_goal"] = next_goal
+    return request
+
 
 UI = GameUi(
     panel_counters=("criticals", "potential_threshold"),
@@ -27,6 +51,7 @@ UI = GameUi(
         ),
     ),
     rating_labels={"skills": ("Dice for", "Dice (d10s)")},
+    card_moves={"spend_critical": steer_failure, "extend_challenge": extend_or_end},
     action_fields={
         "assist": {
             "primary_actor": FieldControl(CHARACTER, label="Who acts"),

@@ -86,12 +86,24 @@
     return holder ? holder.getAttribute("data-viewer") : "";
   }
 
-  // Cards are cached per audience, so "mine" is marked here, per viewer.
+  // The characters the viewer plays (their pool builders), by id.
+  function plays() {
+    var holder = document.querySelector("[data-plays]");
+    return holder ? holder.getAttribute("data-plays").split(" ").filter(Boolean) : [];
+  }
+
+  // Cards are cached per audience, so "mine" is marked here, per viewer; so are the
+  // moves a card offers the player of its character (a players' card renders them
+  // hidden, and the server refuses them to anyone else whatever the page shows).
   function markMine(item) {
     var me = viewer();
     if (!me) { return; }
     item.querySelectorAll(".roll-card[data-roller]").forEach(function (card) {
       card.classList.toggle("is-mine", card.getAttribute("data-roller") === me);
+    });
+    var mine = plays();
+    item.querySelectorAll(".card-moves[data-moves-for][hidden]").forEach(function (moves) {
+      if (mine.indexOf(moves.getAttribute("data-moves-for")) >= 0) { moves.hidden = false; }
     });
   }
 

@@ -127,13 +127,58 @@
         encodeURIComponent(builder.getAttribute("data-depends"));
       fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
         var form = builder.isConnected ? builder.querySelector("form") : null;
-        if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
+        if (response.status === 200 && form && hasRequestOut(builder)) {
+          // The member's own tap is on its way: a refresh now would cancel it (and what
+          // it asked for, an Again or a move, with it). Ask again once its answer is in.
+          recheckAfter[builder.id] = true;
+        } else if (response.status === 200 && form && !form.hasAttribute("data-rolling") && window.htmx) {
           htmx.trigger(form, "change");  // the answer replaces the builder, busy no more
         } else {
           builder.removeAttribute("aria-busy");
         }
       }).catch(function () { builder.removeAttribute("aria-busy"); /* offline: the next event asks again */ });
     });
+  });
+
+  // Builder answers can cross: a refresh already on its way (another member's action,
+  // the previous pick) may come back after the answer to a newer request for the same
+  // builder (a tick, Again, Roll, a move from a card) and would put the older builder
+  // back over it, so the tap's result never shows. Each request for a builder is
+  // numbered as it leaves; an answer older than the newest one sent is not swapped in.
+  var builderRequests = 0;
+  var newestSent = {};  // builder id -> number of the newest request sent for it
+  var recheckAfter = {};  // builder id -> a table change came while its own request was out
+
+  function builderId(detail) {
+    var target = detail && detail.target;
+    return target && target.id && target.id.indexOf("builder-") === 0 ? target.id : "";
+  }
+
+  function hasRequestOut(builder) {
+    return builder.matches(".htmx-request") || !!builder.querySelector(".htmx-request");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var id = builderId(evt.detail);
+    if (!id || !evt.detail.xhr) { return; }
+    builderRequests += 1;
+    evt.detail.xhr.builderRequest = builderRequests;
+    newestSent[id] = builderRequests;
+  });
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var id = builderId(evt.detail);
+    if (!id || !evt.detail.shouldSwap) { return; }
+    var number = evt.detail.xhr && evt.detail.xhr.builderRequest;
+    if (number && number < (newestSent[id] || 0)) { evt.detail.shouldSwap = false; }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    var id = builderId(evt.detail);
+    if (id && recheckAfter[id]) {
+      delete recheckAfter[id];
+      checkBuilders();
+    }
   });
 
   function checkBuilders() {

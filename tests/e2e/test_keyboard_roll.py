@@ -65,7 +65,9 @@ def _focus_stays(page: Page, before: str) -> None:
     raise AssertionError(f"the focus moved from {before} to {_focused(page)}")
 
 
-@pytest.mark.parametrize("system, viewport", [("serenity", LAPTOP)], ids=["laptop"])
+@pytest.mark.parametrize(
+    "system, viewport", [("serenity", LAPTOP), ("cortex_slots", PHONE)], ids=["laptop", "phone"]
+)
 def test_a_keyboard_roll_takes_about_a_dozen_keys(chromium, daphne_server, table, system, viewport):
     builder = f"#builder-{table[system]['sheets']['alice']}"
     page = log_in(chromium, daphne_server, "alice", viewport=viewport)
