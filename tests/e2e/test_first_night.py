@@ -239,6 +239,7 @@ class Hands:
     navigations: int = 0
     arrivals: int = 0
     seen: list[str] = field(default_factory=list)
+    read: set[str] = field(default_factory=set)  # the lines of text this person has read
     seconds: dict[str, float] = field(default_factory=dict)  # the test's own time, per step
 
     def __post_init__(self) -> None:
@@ -279,11 +280,18 @@ class Hands:
         self.arrive()
 
     def arrive(self) -> None:
-        """A new page: wait for it, and count it and its words as read."""
+        """A new page: wait for it, and count it and the words on it not read before
+        (a line this person has already read, on this page or another, is recognised,
+        not read again)."""
         self.page.wait_for_load_state()
         self.arrivals += 1
         self.tally.pages += 1
-        self.tally.words += len(self.page.locator("main").first.inner_text().split())
+        lines = {
+            " ".join(line.split())
+            for line in self.page.locator("main").first.inner_text().splitlines()
+        }
+        self.tally.words += sum(len(line.split()) for line in lines - self.read)
+        self.read |= lines
         self.seen.append(urlsplit(self.page.url).path)
 
     def check_every_page_was_counted(self) -> None:
