@@ -60,6 +60,9 @@ class Pickers:
     die_sizes: tuple[str, ...] = tuple(f"d{size}" for size in SIZES)
     picked_roll: int | None = None  # the kept roll whose dice were picked
     traits: dict[int, list[TraitGroup]] = field(default_factory=dict)  # by sheet id
+    # The fixed scores a roll may be against (FieldControl.score): ("id:key", "Vamp: Combat").
+    scores: list[tuple[str, str]] = field(default_factory=list)
+    scores_title: str = ""
 
     def sheet(self, raw: object, among: list[Sheet] | None = None) -> Sheet:
         wanted = form_ints([raw])
@@ -132,6 +135,14 @@ def pickers_for(
         trackers=trackers_of(state),
         state=state,
     )
+    declared = campaign.game.scores
+    if declared is not None and any(c.kind == POOL and c.score for c in controls):
+        pickers.scores_title = declared.title
+        for sheet in sheets:
+            if sheet.kind == Sheet.Kind.NPC and sheet.npc_kind in declared.npc_kinds:
+                pickers.scores += [
+                    (f"{sheet.pk}:{key}", f"{sheet.name}: {key.title()}") for key in declared.keys
+                ]
     builder = campaign.game.builder
     if builder is not None and any(c.kind == POOL for c in controls):
         labels = {g.key: g.label for g in campaign.game.sheet_template.groups}
@@ -165,16 +176,27 @@ class KeptRoll:
 
 
 def kept_rolls(
-    state: Mapping[str, Any], source: str, sheets: list[Sheet], apart: str = ""
+    state: Mapping[str, Any],
+    source: str,
+    sheets: list[Sheet],
+    apart: str = "",
+    control: FieldControl | None = None,
 ) -> list[KeptRoll]:
     """The rolls kept under `source` in the scene state the member sees, newest first;
-    a die flagged `apart` is named beside the list, not in it (it is not picked)."""
+    a die flagged `apart` is named beside the list, not in it (it is not picked). With
+    the control's `pick_if` / `pick_unless`, only the dice it picks are listed, and a
+    roll with none is left out."""
+    pick_if = control.pick_if if control is not None else ""
+    pick_unless = control.pick_unless if control is not None else ""
     names = {s.pk: s.name for s in sheets}
     out = []
+    skip = control.roll_unless if control is not None else ()
     for key, record in (state.get(source) or {}).items():
         seq = form_ints([key])
         dice = record.get("dice") if isinstance(record, Mapping) else None
         if not seq or not isinstance(dice, list):
+            continue
+        if any(record.get(k) == v for k, v in skip):
             continue
         shown, placed = [], ""
         for index, die in enumerate(dice):
@@ -185,7 +207,11 @@ def kept_rolls(
             if apart and die.get(apart):
                 placed = label
                 continue
+            if (pick_if and not die.get(pick_if)) or (pick_unless and die.get(pick_unless)):
+                continue
             shown.append((index, label))
+        if not shown and (pick_if or pick_unless):
+            continue
         who = names.get(record.get("sheet"), "GM")
         out.append(KeptRoll(seq[0], f"#{seq[0]} {who}", shown, placed))
     return sorted(out, key=lambda r: -r.seq)
@@ -207,6 +233,7 @@ class PickerRow:
     slots: tuple[tuple[str, int], ...] = ()
     apart: str = ""  # KEPT_DICE: where the die placed by name goes, and the choices
     apart_choices: tuple[tuple[str, str], ...] = ()
+    scores: list[tuple[str, str]] = field(default_factory=list)  # POOL: or a fixed score
 
 
 def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) -> list[PickerRow]:
@@ -230,10 +257,14 @@ def picker_rows(action, controls: Mapping[str, FieldControl], pickers: Pickers) 
                 (s, pickers.traits.get(s.pk, [])) for s in among if pickers.traits.get(s.pk)
             ]
             row.choices = [s for s, _ in row.sheets]
+            if control.score:
+                row.scores = pickers.scores
         elif control.kind == DICE:
             row.rows = range(DICE_ROWS)
         elif control.kind == KEPT_DICE:
-            row.kept = kept_rolls(pickers.state, control.source, pickers.sheets, control.apart)
+            row.kept = kept_rolls(
+                pickers.state, control.source, pickers.sheets, control.apart, control
+            )
             row.apart, row.apart_choices = control.apart, control.apart_choices
             row.slots = control.slots
         else:
@@ -291,7 +322,7 @@ def field_value(
 def _kept_dice_value(pickers: Pickers, key: str, control: FieldControl, data: Mapping) -> Any:
     """{slot: index or [indices]} (or the one index) of dice of one kept roll, whose seq
     is noted in `picked_roll` for the request's table.roll."""
-    rolls = kept_rolls(pickers.state, control.source, pickers.sheets, control.apart)
+    rolls = kept_rolls(pickers.state, control.source, pickers.sheets, control.apart, control)
     kept = {r.seq: r for r in rolls}
     picked: dict[str, list[int]] = {}
     seqs = set()
@@ -336,7 +367,23 @@ def _form_fields(data: Mapping, key: str) -> dict[str, Any]:
     }
 
 
+def _score_value(pickers: Pickers, key: str, data: Mapping) -> dict[str, Any] | None:
+    """UNI-5, UNI-8: a fixed score picked instead of a roll, by character and score; the
+    table reads the number from that character's sheet."""
+    raw = str(data.get(f"{key}-score", "") or "").strip()
+    if not raw:
+        return None
+    if raw not in {value for value, _ in pickers.scores}:
+        raise PickError(NO_SUCH_CHARACTER)
+    sheet_id, _, score = raw.partition(":")
+    return {"sheet_id": int(sheet_id), "score_of": score}
+
+
 def _pool_value(campaign, membership, pickers, key, control, data, acting) -> Any:
+    if control.score:
+        score = _score_value(pickers, key, data)
+        if score is not None:
+            return score
     ticked = form_ints(form_list(data, f"{key}-trait")[:60])
     if control.whose == "picked":
         raw = str(data.get(f"{key}-sheet", "") or "").strip()

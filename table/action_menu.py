@@ -33,8 +33,10 @@ CONTEST_MOVES = {
 }
 
 
-def control_of(game, action: Action) -> str:
-    """Where the page plays the action with a control of its own, or ""."""
+def control_of(game, action: Action, *, gm: bool = True) -> str:
+    """Where the page plays the action with a control of its own, or "". The roll card's
+    menu is the GM's: a player takes such an action from its form where the game
+    declares one for players (its UI's player_fields)."""
     name = action.name
     if name in DASHBOARD_ACTIONS:
         return DASHBOARD_ACTIONS[name]
@@ -43,7 +45,9 @@ def control_of(game, action: Action) -> str:
     if name in game.ui.played_elsewhere:
         return game.ui.played_elsewhere[name]
     if name in game.ui.card_actions:
-        return "the roll card's menu"
+        if not gm and name in game.ui.player_fields:
+            return ""
+        return "the roll card's menu" if gm else "the GM's roll card menu"
     if name == game.ui.opposition.action:
         return "the GM dashboard's Roll opposition"
     if game.builder is not None and name == game.builder.roll_action:
@@ -51,13 +55,16 @@ def control_of(game, action: Action) -> str:
     return ""
 
 
-def field_controls(game, action: Action) -> Mapping:
-    """The pickers the game declares for the action's nested fields."""
+def field_controls(game, action: Action, *, gm: bool = True) -> Mapping:
+    """The pickers the game declares for the action's nested fields (a player's own
+    for an action the GM takes from the roll card's menu)."""
+    if not gm and action.name in game.ui.player_fields:
+        return game.ui.player_fields[action.name]
     return game.ui.action_fields.get(action.name, {})
 
 
-def has_form(game, action: Action) -> bool:
-    return plain_fields(action, field_controls(game, action))
+def has_form(game, action: Action, *, gm: bool = True) -> bool:
+    return plain_fields(action, field_controls(game, action, gm=gm))
 
 
 def more_actions(game, *, gm: bool = True) -> tuple[list[Action], list[tuple[Action, str]]]:
@@ -71,10 +78,10 @@ def more_actions(game, *, gm: bool = True) -> tuple[list[Action], list[tuple[Act
     for action in game.actions.values():
         if not gm and handler_for(game, action.name).gm_only:
             continue
-        where = control_of(game, action)
+        where = control_of(game, action, gm=gm)
         declared = gm and action.name in game.ui.action_fields
         if where and not declared:
             elsewhere.append((action, where))
-        elif has_form(game, action):
+        elif has_form(game, action, gm=gm):
             offered.append(action)  # a control elsewhere may miss a case (a GM side)
     return offered, elsewhere

@@ -108,6 +108,8 @@ class BuilderInputs:
     table: dict[str, Any]  # the GM's difficulty and bonus dice (from_the_table)
     # The dice the GM added to this roll while it is built (table.live_pool).
     additions: list[dict[str, Any]] = field(default_factory=list)
+    # The scene state the game's builder reads (its BUILDER.scene_keys), as seen.
+    scene: dict[str, Any] = field(default_factory=dict)
 
     def key(self) -> str:
         # A trait's version rises on every edit; a reorder moves only its position.
@@ -116,7 +118,8 @@ class BuilderInputs:
             [lines, self.sheet_version]
             + [self.assets, sorted(self.counters.items()), self.target, self.contest]
             + ([self.table] if self.table else [])
-            + ([self.additions] if self.additions else []),
+            + ([self.additions] if self.additions else [])
+            + ([self.scene] if self.scene else []),
             sort_keys=True,
             default=str,
         )
@@ -143,7 +146,16 @@ def builder_inputs(
         contest=open_contest(state),
         table=from_the_table(campaign, sheet, state),
         additions=live_pool.addition_entries(campaign.pk, sheet.pk) if live else [],
+        scene=scene_pieces(campaign, state),
     )
+
+
+def scene_pieces(campaign: Campaign, state: Mapping) -> dict[str, Any]:
+    """The scene state the game's builder reads (its BUILDER.scene_keys), from `state`,
+    the scene as the member may see it."""
+    builder = campaign.game.builder
+    keys = builder.scene_keys if builder is not None else ()
+    return {key: state[key] for key in keys if state.get(key)}
 
 
 def table_assets(
@@ -184,7 +196,7 @@ def build(
         character=sheet.name,
         target=inputs.target,
         table_assets=inputs.assets,
-        table={**inputs.table, "gm": gm},
+        table={**inputs.table, "gm": gm, "scene": inputs.scene},
         additions=inputs.additions,
         gm_side=gm and sheet.kind == Sheet.Kind.NPC,
     )

@@ -87,10 +87,11 @@ def _action_forms(campaign: Campaign, membership: Membership, state: Mapping) ->
     this member may choose from, and where the other actions are played."""
     if not membership.can_play:
         return {"action_forms": [], "pickers": None, "actions_elsewhere": []}
-    offered, elsewhere = more_actions(campaign.game, gm=membership.is_gm)
+    gm = membership.is_gm
+    offered, elsewhere = more_actions(campaign.game, gm=gm)
     pickers = None
     if offered:
-        controls = [c for a in offered for c in field_controls(campaign.game, a).values()]
+        controls = [c for a in offered for c in field_controls(campaign.game, a, gm=gm).values()]
         pickers = pickers_for(campaign, membership, state, controls)
     return {
         "action_forms": [action_entry(campaign, membership, a, pickers) for a in offered],
@@ -103,7 +104,7 @@ def action_entry(
     campaign: Campaign, membership: Membership, action, pickers: Pickers, data=None
 ) -> dict[str, Any]:
     """One More-actions form: its plain fields and its pickers."""
-    controls = field_controls(campaign.game, action)
+    controls = field_controls(campaign.game, action, gm=membership.is_gm)
     words = campaign.game.ui.field_words.get(action.name, {})
     form = ActionForm(
         action, data, gm=membership.is_gm, controls=controls, words=words, prefix=action.name
@@ -303,7 +304,7 @@ def act(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRespons
     if action_name not in game.actions:
         raise Http404("No such action")
     action = game.actions[action_name]
-    controls = field_controls(game, action)
+    controls = field_controls(game, action, gm=membership.is_gm)
     state = scene_state(campaign, membership)
     pickers = pickers_for(campaign, membership, state, controls.values())
     entry = action_entry(campaign, membership, action, pickers, request.POST)
@@ -357,7 +358,7 @@ def act_form(request: HttpRequest, campaign_id: int, action_name: str) -> HttpRe
     action = next((a for a in offered if a.name == action_name), None)
     if action is None:
         raise Http404("No such action")
-    controls = field_controls(campaign.game, action)
+    controls = field_controls(campaign.game, action, gm=membership.is_gm)
     state = scene_state(campaign, membership)
     pickers = pickers_for(campaign, membership, state, controls.values())
     context = {
@@ -379,7 +380,7 @@ def picked_request(
     raw_sheet = str(data.get("sheet", "") or "").strip()
     acting = pickers.sheet(raw_sheet) if raw_sheet else None
     prefix = form.action.name
-    controls = field_controls(campaign.game, form.action)
+    controls = field_controls(campaign.game, form.action, gm=membership.is_gm)
     for name in sorted(controls, key=lambda n: bool(controls[n].like)):  # "like" ones last
         value = field_value(
             campaign, membership, pickers, name, controls[name], data, prefix, acting, req

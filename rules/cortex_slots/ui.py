@@ -1,7 +1,8 @@
 """What the pages show of Cortex with slots besides its rules (`rules.kit.ui` says what
 each declaration means): the GM's pool sets the difficulty (CTX-2), the panel counts
 plot points only, the builder offers the Big Hero Die (CTX-6), the GM buys a hitch
-from a roll card (CTX-4) and the roller moves a banked die from it (CTX-3)."""
+from a roll card (CTX-4), a player buys the GM's from More actions, and the roller
+moves a banked die from the card (CTX-3)."""
 
 from __future__ import annotations
 
@@ -87,6 +88,25 @@ UI = GameUi(
         },
         "buy_hitch": {"dice": FieldControl(FROM_TABLE)},
     },
+    # CTX-4, CTX-7: a player buys a hitch of the GM's roll from their own page (the roll
+    # card's menu is the GM's): the hitch picked from the kept roll, the rest the table's.
+    player_fields={
+        "buy_hitch": {
+            "buyer": FieldControl(FROM_TABLE),
+            "dice": FieldControl(FROM_TABLE),
+            "scene": FieldControl(FROM_TABLE),
+            "plot_points": FieldControl(FROM_TABLE),
+            "index": FieldControl(
+                KEPT_DICE,
+                source="rolls",
+                slots=(("", 1),),
+                label="The GM's hitch to buy (1 plot point: an Opportunity)",
+                pick_if="hitch",
+                pick_unless="bought",
+                roll_unless=(("roller_kind", "pc"),),
+            ),
+        },
+    },
     # CTX-4, CTX-7 in the players' words.
     field_words={
         "spend_plot_point": {
@@ -112,6 +132,10 @@ UI = GameUi(
             ),
             "index": FieldWords(label="Which hitch", help="counted from 0 among the roll's dice"),
             "scene": FieldWords(label="Scene", help="the scene the hitch's die lasts for"),
+            "botch": FieldWords(
+                label="Buy the GM's whole botch",
+                help="instead of one hitch: at most three of its hitches are bought",
+            ),
         },
         "bank_move": {"to": FieldWords(label="Move it to", choices=SLOTS)},
     },

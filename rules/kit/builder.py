@@ -48,7 +48,10 @@ class PoolBuilder:
     ids, traits by id, notes) -> kept ids, for traits that bring or drop others (SER-1
     Refinements and their Stylin', PER-1 a skill's attribute); `table_assets`: whether the
     pool takes the table's Assets; `price`: (request, gm=...) -> the `Cost` of the roll,
-    the same function the roll checks its cost with (rules.kit.costs)."""
+    the same function the roll checks its cost with (rules.kit.costs); `scene_keys`: the
+    scene state the fill reads (as the member may see it), in pool.table["scene"] (SMV-6:
+    the scene's Useful Details and Trouble Pool); `suggest`: (the sheet's clickable traits)
+    -> the pools the builder suggests, each picked in one tap (SER-11)."""
 
     roll_action: str
     clickable: tuple[str, ...]
@@ -59,6 +62,17 @@ class PoolBuilder:
     link: Callable[..., list[int]] | None = None
     table_assets: bool = False
     price: Callable[..., Cost] | None = None
+    scene_keys: tuple[str, ...] = ()
+    suggest: Callable[[Sequence], list[Suggestion]] | None = None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A pool the builder suggests: its words, the traits it picks, and why."""
+
+    label: str
+    traits: tuple[int, ...]
+    why: str = ""
 
 
 @dataclass
@@ -106,6 +120,8 @@ class Pool:
     # A free-text field the pool waits on (a goal): its name -> the error typing in it
     # clears, so the page can enable Roll as the player types instead of on a re-render.
     fillable: dict[str, str] = field(default_factory=dict)
+    gm_side: bool = False  # the GM's own pool (a GM character's), priced as the GM's
+    suggestions: list[Suggestion] = field(default_factory=list)
 
     @property
     def ready(self) -> bool:
@@ -218,6 +234,11 @@ def build(
     wanted = [i for i in form_ints(form_list(data, "trait")) if i in by_id]
     clicked = form_ints([data.get("clicked")])
     clicked_id = clicked[0] if clicked and clicked[0] in by_id else None
+    suggestions = builder.suggest(clickable) if builder.suggest is not None else []
+    picked = form_ints([data.get("suggestion")])
+    if picked and 0 <= picked[0] < len(suggestions):
+        # A suggestion tapped: its traits are the pool (the rest of the form stays).
+        wanted, clicked_id = [i for i in suggestions[picked[0]].traits if i in by_id], None
     notes: list[str] = []
     selected = _enforce(builder, by_id, wanted, clicked_id, data, notes)
     labels = {g.key: g.label for g in game.sheet_template.groups}
@@ -238,6 +259,8 @@ def build(
         options={},
         request=None,
         table=dict(table or {}),
+        gm_side=gm_side,
+        suggestions=suggestions,
     )
     chosen = [by_id[i] for i in selected]
     if builder.table_assets:

@@ -47,6 +47,7 @@ class SheetHandle(Protocol):
     npc_kind: str
     owner_id: int | None
     hidden: bool
+    overrides: dict[str, Any]  # scores the GM typed instead of the computed ones (UNI-8)
 
 
 class TraitHandle(Protocol):

@@ -144,6 +144,17 @@ class FieldControl:
     # `apart_choices` ((value, label), ...) the form asks where it goes, put under `apart`.
     apart: str = ""
     apart_choices: tuple[tuple[str, str], ...] = ()
+    # KEPT_DICE: only dice with the flag `pick_if` set, and `pick_unless` not set, are
+    # offered (CTX-4: a hitch not bought yet); a roll with none of them is not listed.
+    pick_if: str = ""
+    pick_unless: str = ""
+    # KEPT_DICE: (key, value) pairs; a kept roll whose record holds any of them is not
+    # listed (CTX-4: a player buys the GM's hitches, not a player's).
+    roll_unless: tuple[tuple[str, Any], ...] = ()
+    # POOL: or, instead of a roll, the fixed score of a character who has scores (the
+    # game's SCORES, UNI-8), picked by character and score: the value is then
+    # {"sheet_id": id, "score_of": the score's key}, and the table reads the number.
+    score: bool = False
 
 
 @dataclass(frozen=True)
@@ -185,7 +196,10 @@ class GameUi:
     schema leaves nested (the More-actions form's pickers). played_elsewhere: action
     name -> where the pages play it besides the table (the sheet page). field_words:
     action name -> field -> FieldWords, the game's words for a plain field of the
-    More-actions form (otherwise it is named from the schema).
+    More-actions form (otherwise it is named from the schema). player_fields: action
+    name -> field -> FieldControl, for an action of `card_actions` a player takes too:
+    the roll card's menu is the GM's, so a player gets a More-actions form for it, with
+    these pickers (SMV-9: pay to remove a Trouble Pool die; CTX-4: buy the GM's hitch).
     """
 
     panel_counters: tuple[str, ...] | None = None
@@ -216,6 +230,7 @@ class GameUi:
     action_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)
     played_elsewhere: Mapping[str, str] = field(default_factory=dict)
     field_words: Mapping[str, Mapping[str, FieldWords]] = field(default_factory=dict)
+    player_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)
 
     def rating_label(self, group_key: str) -> tuple[str, str]:
         return self.rating_labels.get(group_key, ("Rating of", "Rating"))

@@ -8,8 +8,36 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..kit import builder as kb
-from .actions import build_pool
+from ..kit.errors import RulesError
+from ..kit.table import norm
+from .actions import awareness_pool, build_pool
 from .table import RULES
+
+
+def awareness(traits) -> list[kb.Suggestion]:
+    """SER-11: for awareness or knowledge the builder suggests Finaglin' (the rules' own
+    awareness_pool picks it); a fitting Refinement is ticked instead, and brings its own
+    Stylin' (SER-1). A sheet without Finaglin' gets no suggestion."""
+    stylins = {t.name: t.die_label for t in traits if t.group == "stylins" and t.die}
+    try:
+        pool = awareness_pool(stylins, [])
+    except RulesError:
+        return []
+    ids = tuple(
+        t.pk
+        for entry in pool
+        for t in traits
+        if t.group == entry["group"] and norm(t.name) == norm(entry["trait"])
+    )
+    names = " + ".join(f"{e['trait']} {e['die']}" for e in pool)
+    return [
+        kb.Suggestion(
+            label=f"Awareness or knowledge: {names}",
+            traits=ids,
+            why="Awareness and knowledge roll Finaglin', unless a Refinement fits: then tick "
+            "that Refinement, which rolls with its own Stylin'.",
+        )
+    ]
 
 
 def refinements_with_their_stylin(
@@ -71,4 +99,5 @@ BUILDER = kb.PoolBuilder(
     link=refinements_with_their_stylin,
     table_assets=True,
     price=RULES.cost,
+    suggest=awareness,
 )

@@ -57,7 +57,6 @@ UI = GameUi(
             "pool": FieldControl(DICE, group="situation", label="The GM side's dice"),
         },
         "benefit": {"winner_pool": FROM_THE_TABLE, "loser_pool": FROM_THE_TABLE},
-        "awareness_pool": {"stylins": FROM_THE_TABLE, "refinements": FROM_THE_TABLE},
         "stress": {"stress": FROM_THE_TABLE},
         "activate_complication": {"complications": FROM_THE_TABLE},
     },
@@ -68,6 +67,8 @@ UI = GameUi(
         },
         "contest_roll": {"plot_points": FieldWords(help="spent to add dice to the result")},
     },
+    # SER-11: the pool builder suggests the awareness or knowledge pool in one tap.
+    played_elsewhere={"awareness_pool": "the pool builder's suggestion"},
     additions=PoolAdditions(
         groups=("complications", "stress"),
         note="SER-1: the other side's complications and stress join the roller's pool.",

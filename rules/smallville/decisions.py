@@ -30,7 +30,10 @@ DECISIONS: dict[str, list[str]] = {
     "SMV-6": [
         "Decision: a player's Useful Detail is always a d6. A die the Watchtower takes out of "
         "the Trouble Pool replaces both the d6 and the plot point.",
-        "Decision: a Useful Detail reused in its scene is marked as reused and is free.",
+        "Decision: a Useful Detail reused in its scene is marked as reused and is free; the "
+        "table reads whether a name was made earlier in the scene, and its die, from the "
+        "scene itself. A player reuses only a d6 detail: a larger one the Watchtower took "
+        "out of the Trouble Pool is hers.",
     ],
     "SMV-7": [
         "Decision: Resources are two sheet groups, Locations and Extras. A side die that "
@@ -57,6 +60,9 @@ DECISIONS: dict[str, list[str]] = {
         "and each further 1 steps that die up; past d12 the next 1 starts a new d6.",
         "Decision: for each 1 the Watchtower rolls, the player removes the Trouble Pool die "
         "they name (of that size or smaller), or else the largest such die.",
+        "Decision: the size of the Watchtower's 1 is read from her roll (the one the player "
+        "picks, or her latest with a 1 not yet answered), never from the player; each of her "
+        "1s answers one removal, and the smallest 1 that allows the die named is used.",
     ],
     "SMV-10": [
         ORDER.decision,

@@ -16,6 +16,7 @@ from ..kit.cortex_table import (
     contest_transitions,
 )
 from ..kit.costs import Cost, CostItem
+from ..kit.dice import die_name, parse_size
 from ..kit.order import POPCORN, OrderRules
 from ..kit.table import (
     ActionError,
@@ -84,8 +85,9 @@ def fill_side_pool(ctx: Table, entries: object, sheet: SheetHandle | None) -> ob
 
 def useful_details(ctx: Table, request: dict) -> None:
     """SMV-6: a Useful Detail already made in this scene is reused for free (a player reuses
-    only one they may see); one the Watchtower takes from the Trouble Pool comes out of the
-    scene's pool. A player's own is a d6 (the rules refuse any other size)."""
+    only one they may see, at the die the scene holds for it); one the Watchtower takes from
+    the Trouble Pool comes out of the scene's pool. A player's own is a d6 (the rules refuse
+    any other size)."""
     details = [
         e
         for e in request.get("pool") or ()
@@ -93,9 +95,16 @@ def useful_details(ctx: Table, request: dict) -> None:
     ]
     if not ctx.in_scene or not details:
         return
-    known = {norm(k) for k in scene_view(ctx).get("useful_details") or {}}
+    known = {
+        norm(name): record
+        for name, record in (scene_view(ctx).get("useful_details") or {}).items()
+        if isinstance(record, Mapping)
+    }
     for entry in details:
-        entry["reused"] = norm(entry.get("trait", "")) in known
+        record = known.get(norm(entry.get("trait", "")))
+        entry["reused"] = record is not None
+        if record is not None and not entry.get("from_trouble") and record.get("die"):
+            entry["die"] = record["die"]  # the detail's die is the scene's
         if entry.get("from_trouble"):
             request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
 
@@ -160,10 +169,15 @@ class SmallvilleRules(CortexPlusRules):
 RULES = SmallvilleRules()
 
 
+# The same words for a roll that is hidden from the actor and one that does not exist.
+NO_SUCH_ROLL = "That roll is not one of this table's rolls."
+
+
 class Trouble(Transition):
     """SMV-9: the Trouble Pool is the scene's; the Watchtower adds to it, a player pays to
-    take a die out of it."""
+    take a die out of it against a 1 the Watchtower rolled."""
 
+    table_params = ("roll",)
     needs_scene = True
     public_only = True
 
@@ -179,6 +193,43 @@ class Trouble(Transition):
 
     def prepare(self, ctx: Table) -> None:
         ctx.request["trouble_pool"] = list(ctx.data.get("trouble_pool", []))
+        if not ctx.is_gm:
+            ctx.request["operation"] = "remove"  # a player only ever takes a die out
+        removing = ctx.request.get("operation") == "remove"
+        if removing and (not ctx.is_gm or "one_die" not in ctx.request):
+            ctx.request["one_die"] = self.watchtower_one(ctx)
+
+    def watchtower_one(self, ctx: Table) -> str:
+        """The size of the Watchtower's 1 this removal answers: of the roll named
+        (table.roll) or her latest roll the actor may see with a 1 not answered yet. Each
+        1 answers one removal; the smallest 1 that allows the die asked for is used."""
+        seq = ctx.param_int("roll")
+        if seq is not None:
+            event = ctx.referenced_event(seq)
+            if event is None:
+                raise ActionError(NO_SUCH_ROLL)
+            candidates = [event]
+        else:
+            candidates = list(ctx.logged("roll"))
+        answered = ctx.data.get("trouble_answered") or {}
+        wanted = ctx.request.get("die")
+        wanted_size = parse_size(wanted) if isinstance(wanted, str | int) and wanted else None
+        for event in candidates:
+            ones = [parse_size(d) for d in (event.outcome or {}).get("trouble_removal") or []]
+            for used in answered.get(str(event.seq), []):
+                if parse_size(used) in ones:
+                    ones.remove(parse_size(used))
+            if not ones:
+                continue
+            fits = [size for size in ones if wanted_size is None or size >= wanted_size]
+            ctx.params["roll"] = event.seq
+            return die_name(min(fits) if fits and wanted_size is not None else max(ones))
+        if seq is not None:
+            raise ActionError("That roll has no 1 of the Watchtower's left to pay against.")
+        raise ActionError(
+            "No roll of the Watchtower's has a 1 left to pay against: a Trouble Pool die "
+            "is removed when she rolls a 1."
+        )
 
     def precheck(self, ctx: Table) -> None:
         if ctx.request.get("operation") == "remove":
@@ -190,6 +241,10 @@ class Trouble(Transition):
             ctx.give(ctx.sheet, "plot_points", paid, "plot points")
         else:
             ctx.spend(ctx.sheet, "plot_points", paid, "plot points")
+            seq = ctx.params.get("roll")
+            if seq is not None:
+                answered = ctx.data.setdefault("trouble_answered", {})
+                answered.setdefault(str(seq), []).append(ctx.request.get("one_die"))
         ctx.data["trouble_pool"] = list(outcome.get("trouble_pool", []))
         ctx.note(trouble_pool=ctx.data["trouble_pool"])
 

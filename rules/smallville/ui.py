@@ -1,7 +1,8 @@
 """What the pages show of Smallville besides its rules (`rules.kit.ui` says what each
 declaration means): the builder challenges a Value or Relationship (SMV-2), asks about
 a Heritage (SMV-3) and adds plot-point dice, a new session frees the Resources
-(SMV-7), and the GM adds a roll's 1s to the Trouble Pool from its card (SMV-9); while a
+(SMV-7), and the GM adds a roll's 1s to the Trouble Pool from its card (SMV-9), a player
+pays to take a die out of it from More actions; while a
 player builds a pool, the Watchtower may add the opponent's stress (SMV-4) or a Limit
 (SMV-5) to it."""
 
@@ -17,6 +18,7 @@ from ..kit.ui import (
     POOL,
     SITUATION_POOL,
     FieldControl,
+    FieldWords,
     GameUi,
     PoolAdditions,
     small_int,
@@ -68,5 +70,35 @@ UI = GameUi(
         },
         "stress": {"stress": FROM_THE_TABLE},
         "trouble": {"trouble_pool": FROM_THE_TABLE},
+    },
+    # SMV-9: a player pays 1 plot point to take a die out of the Trouble Pool, against a
+    # 1 the Watchtower rolled (the earlier roll picked, or her latest with a 1 left).
+    player_fields={
+        "trouble": {
+            "trouble_pool": FROM_THE_TABLE,
+            "operation": FROM_THE_TABLE,
+            "ones": FROM_THE_TABLE,
+            "one_die": FROM_THE_TABLE,
+        },
+    },
+    field_words={
+        "trouble": {
+            "operation": FieldWords(
+                label="What to do",
+                choices={
+                    "add": "Add Trouble for a player's 1s (the Watchtower pays them)",
+                    "remove": "Remove a Trouble Pool die (the player pays 1 plot point)",
+                },
+            ),
+            "ones": FieldWords(label="How many 1s", help="adding: the 1s of the player's roll"),
+            "one_die": FieldWords(
+                label="The Watchtower's die that came up 1",
+                help="removing: a Trouble Pool die of this size or smaller goes",
+            ),
+            "die": FieldWords(
+                label="The Trouble Pool die to remove",
+                help="of the size of the Watchtower's 1 or smaller; left empty, the largest",
+            ),
+        },
     },
 )

@@ -53,8 +53,9 @@ DECISIONS: dict[str, list[str]] = {
     "UNI-5": [
         "Decision: in a player's resisted action, chase or work together every other roller "
         "is a character named by their sheet (sheet_id, or table.target for a defender), "
-        "rolling with that sheet's ratings and Qualities; a side given as raw ratings or a "
-        "fixed score is refused, as the GM rolls those, and a player gives no modifier or "
+        "rolling with that sheet's ratings and Qualities, or a Guest Star's or Adversary's "
+        "fixed score named by their sheet (UNI-8); a side given as raw ratings or a typed "
+        "score is refused, as the GM rolls those, and a player gives no modifier or "
         "difficulty of another character's. The GM stays free-form.",
         "Decision: a fixed Ability Score counts as that character's roll total, so the usual "
         "resisted rules apply: an acting cast member must beat it, a defending one must tie or "
@@ -70,6 +71,10 @@ DECISIONS: dict[str, list[str]] = {
         "corrupt record (a real roll will essentially never do it).",
     ],
     "UNI-8": [
+        "Decision: either side of a resisted action may be a Guest Star's or Adversary's fixed "
+        "score, named by its sheet and the score (Muscle, Combat, Brains): the table reads "
+        "the number its sheet shows (the GM's override, if any), for a player as for the GM; "
+        "a player never types the number.",
         "Decision: a Guest Star with no combat (or relevant) skills averages 0 for them.",
         "Decision: acting against a score below 9, a cast member still needs 9 to succeed.",
     ],

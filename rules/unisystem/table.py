@@ -18,6 +18,7 @@ from ..kit.d10_table import (
 )
 from ..kit.order import INITIATIVE, OrderRules
 from ..kit.table import (
+    NPC,
     ActionError,
     CharacterView,
     Points,
@@ -25,6 +26,7 @@ from ..kit.table import (
     Table,
     Transition,
 )
+from .scores import SCORES
 
 
 class SetUniDifficulty(SetDifficulty):
@@ -60,6 +62,8 @@ def fill_uni_spec(
     if not isinstance(raw, Mapping):
         return raw
     spec = dict(raw)
+    if "score_of" in spec:
+        return fixed_score(ctx, spec.get("sheet_id"), spec.get("score_of"))
     sheet_id = spec.pop("sheet_id", None)
     if sheet_id is not None and (ctx.is_gm or sheet is None):
         sheet = ctx.other_sheet(sheet_id)
@@ -100,6 +104,23 @@ def fill_uni_spec(
     if isinstance(named, list):
         spec["modifiers"] = [uni_named_modifier(ctx, char, entry) for entry in named]
     return spec
+
+
+def fixed_score(ctx: Table, sheet_id: object, key: object) -> dict[str, Any]:
+    """UNI-5, UNI-8: a Guest Star's or Adversary's fixed Ability Score, named by its sheet
+    and the score's key, stands in for its roll: the number is the one its sheet shows
+    (computed from its traits, or the GM's override), whatever the client sent. A sheet
+    the actor may not see is refused as a missing one."""
+    sheet = ctx.other_sheet(sheet_id)
+    if sheet.kind != NPC or sheet.npc_kind not in SCORES.npc_kinds:
+        raise ActionError(
+            f"{sheet.name} has no fixed Ability Scores: only Guest Stars and Adversaries do."
+        )
+    scores = SCORES.compute(ctx.character(sheet).traits, sheet.overrides)
+    score = scores.by_key().get(str(key))
+    if score is None or score.value is None:
+        raise ActionError(f"{sheet.name} has no {str(key)[:20].title()} score to use.")
+    return {"name": sheet.name[:60], "score": score.value, "score_name": score.name}
 
 
 def uni_difficulty(ctx: Table, spec: object, current: Mapping[str, Any] | None) -> object:

@@ -22,6 +22,12 @@ DIFFICULTY_CHOICES = tuple((key, d.label, d.default) for key, d in DIFFICULTIES.
 # UNI-5, UNI-13: each roller is a character, its ratings ticked from its sheet.
 ACTING_ROLL = FieldControl(POOL, label="Your roll")
 OTHER_ROLL = FieldControl(POOL, whose="picked", sheet_key="sheet_id", label="The other side's roll")
+# UNI-5, UNI-8: either side of a resisted action may be a Guest Star's or Adversary's
+# fixed Ability Score instead of a roll (the table reads it from their sheet).
+ACTING_OR_SCORE = FieldControl(POOL, label="The acting side: your roll", score=True)
+OTHER_OR_SCORE = FieldControl(
+    POOL, whose="picked", sheet_key="sheet_id", label="The defending side's roll", score=True
+)
 
 UI = GameUi(
     difficulty_is_target=False,
@@ -35,7 +41,7 @@ UI = GameUi(
         extra={"kind": "task"},
     ),
     action_fields={
-        "resisted": {"attacker": ACTING_ROLL, "defender": OTHER_ROLL},
+        "resisted": {"attacker": ACTING_OR_SCORE, "defender": OTHER_OR_SCORE},
         "chase": {"runner": ACTING_ROLL, "chaser": OTHER_ROLL},
         "jump": {"acrobatics": FieldControl(POOL, label="Acrobatics roll")},
         "fear_test": {"modifiers": FieldControl(POOL, only="modifiers", label="Qualities")},

@@ -62,7 +62,7 @@ def test_the_gm_plays_a_resisted_roll_by_picking(chromium, daphne_server):
     attacker.get_by_label(re.compile(r"^\s*Dexterity")).check()
     attacker.get_by_label(re.compile(r"^\s*Gun Fu")).check()
     defender = form.locator("fieldset[data-field=defender]")
-    defender.locator("select").select_option(label="Vamp")
+    defender.locator("select[name=resisted-defender-sheet]").select_option(label="Vamp")
     defender = _traits_of(gm, defender, "Vamp")
     defender.get_by_label(re.compile(r"^\s*Dexterity")).check()
     defender.get_by_label(re.compile(r"^\s*Kung Fu")).check()

@@ -46,6 +46,7 @@ class MemorySheet:
     npc_kind: str = ""
     owner_id: int | None = 1
     hidden: bool = False
+    overrides: dict[str, int] = field(default_factory=dict)
     traits: list[MemoryTrait] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
 
@@ -97,6 +98,19 @@ class MemoryCharacter:
 
 
 @dataclass
+class MemoryEvent:
+    """An earlier event of the log, as a transition reads it."""
+
+    seq: int
+    action: str
+    outcome: dict[str, Any] = field(default_factory=dict)
+    character_id: int | None = None
+    request: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    hidden: bool = False  # secret or blind: players do not see it
+
+
+@dataclass
 class MemoryTable:
     """One action's view of an in-memory table. `gm` says whether the actor is the GM;
     a player controls the PCs whose owner_id is `user`."""
@@ -117,6 +131,7 @@ class MemoryTable:
     veil_as: list = field(default_factory=list)
     effects: list[dict[str, Any]] = field(default_factory=list)
     rested_on: list[int] = field(default_factory=list)  # seqs the action's values came from
+    events: list[MemoryEvent] = field(default_factory=list)  # the log before this action
 
     # ---- reads
     @property
@@ -193,11 +208,21 @@ class MemoryTable:
     def param_str(self, key: str, default: str = "") -> str:
         return str(self.params.get(key, default)).strip()
 
+    def _seen_events(self) -> list[MemoryEvent]:
+        return [e for e in self.events if self.gm or not e.hidden]
+
     def referenced_event(self, seq: object):
-        return None
+        return next((e for e in self._seen_events() if e.seq == seq), None)
 
     def logged(self, action: str, *, seq=None, sheet=None):
-        return iter(())
+        found = [
+            e
+            for e in self._seen_events()
+            if e.action == action
+            and (seq is None or e.seq == seq)
+            and (sheet is None or e.character_id == sheet.pk)
+        ]
+        return iter(sorted(found, key=lambda e: -e.seq))
 
     def logged_params(self, action: str, key: str) -> set:
         return set()

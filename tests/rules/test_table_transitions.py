@@ -14,7 +14,7 @@ from rules.kit.table import NPC, ActionError
 from rules.registry import get_system
 from rules.serenity.table import RULES as SERENITY_POOL
 
-from .memory_table import MemorySheet, MemoryTable, play
+from .memory_table import MemoryEvent, MemorySheet, MemoryTable, play
 
 SERENITY = get_system("serenity")
 SMALLVILLE = get_system("smallville")
@@ -98,16 +98,42 @@ def test_only_the_gm_activates_a_complication():
 
 
 def test_taking_a_die_out_of_the_trouble_pool_costs_the_player_a_plot_point():
-    """SMV-9: the Trouble Pool is the scene's; a player pays 1 plot point to remove a die."""
+    """SMV-9: the Trouble Pool is the scene's; a player pays 1 plot point to remove a die,
+    against a 1 the Watchtower rolled (its size read from her roll)."""
     clark = MemorySheet(1, "Clark", counters={"plot_points": 1})
     table = MemoryTable(SMALLVILLE, [clark])
     table.scene["trouble_pool"] = ["d6", "d8"]
-    play(table, "trouble", {"operation": "remove", "one_die": "d8"}, sheet=clark)
+    table.events.append(MemoryEvent(4, "roll", {"trouble_removal": ["d8", "d6"]}))
+    play(table, "trouble", {"operation": "remove", "one_die": "d12"}, sheet=clark)
     assert clark.counters["plot_points"] == 0
     assert table.scene["trouble_pool"] == ["d6"]
     with pytest.raises(ActionError, match="That costs 1 plot point; Clark has 0"):
         play(table, "trouble", {"operation": "remove", "one_die": "d6"}, sheet=clark)
     assert table.scene["trouble_pool"] == ["d6"]
+
+
+def test_a_player_removes_trouble_only_against_a_watchtower_1_they_may_see():
+    """SMV-9: each of her 1s answers one removal; a secret roll's seq is refused as a
+    missing one, and a player never adds to the pool, whatever the request says."""
+    clark = MemorySheet(1, "Clark", counters={"plot_points": 3})
+    table = MemoryTable(SMALLVILLE, [clark])
+    table.scene["trouble_pool"] = ["d8", "d6", "d4"]
+    table.events += [
+        MemoryEvent(4, "roll", {"trouble_removal": ["d6"]}),
+        MemoryEvent(5, "roll", {"trouble_removal": ["d12"]}, hidden=True),
+    ]
+    refusals = []
+    for seq in (5, 99):
+        with pytest.raises(ActionError) as refused:
+            play(table, "trouble", {"operation": "remove"}, sheet=clark, roll=seq)
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1]
+    play(table, "trouble", {}, sheet=clark, roll=4)  # a player only ever removes
+    assert table.scene["trouble_pool"] == ["d8", "d4"]  # the largest of d6 or smaller
+    assert table.scene["trouble_answered"] == {"4": ["d6"]}
+    with pytest.raises(ActionError, match="no 1 of the Watchtower's left"):
+        play(table, "trouble", {"operation": "remove"}, sheet=clark, roll=4)
+    assert clark.counters["plot_points"] == 2
 
 
 def test_a_players_challenge_takes_the_scenes_difficulty_not_the_requests():

@@ -1,6 +1,7 @@
 """What a roll costs is what the builder says (SER-8, SMV-3..8, CTX-6).
 
-Over random pools, plot points, Resources used or not and dice the GM adds to a player's
+Over random pools, plot points, Resources used or not, Useful Details made or reused
+(SMV-6) and dice the GM adds to a player's
 pool in progress (SMV-4 stress, SMV-5 Limits, SER-1 complications and stress), in every
 game whose rolls cost plot points: the cost line the player reads is what the roll then
 takes off the sheet, and a pool the builder refuses as too dear is refused by the roll
@@ -62,6 +63,21 @@ def other_side_dice(t) -> None:
         Trait.objects.filter(sheet=t.npc, group="stress", name="Injured").update(die=8)
 
 
+def useful_detail(t, form: dict, which: str) -> None:
+    """SMV-6 in the builder's fields: "new" names a detail made with this roll, "reused"
+    ticks one Zoe made earlier in the scene, "both" does both."""
+    if which in ("reused", "both"):
+        made = [
+            {"die": "d8", "trait": "Justice", "group": "values"},
+            {"die": "d6", "trait": "Lana", "group": "relationships"},
+            {"die": "d6", "trait": "Loose railing", "group": "useful_details"},
+        ]
+        t.perform(t.other, "roll", {"pool": made}, sheet_id=t.other_pc.pk)
+        form["reuse_detail"] = "Loose railing"
+    if which in ("new", "both"):
+        form["useful_detail"] = "Rope swing"
+
+
 def cost_range(page: str) -> tuple[int, int]:
     """(the least, the most) the builder says the roll costs."""
     found = COST_LINE.search(page)
@@ -104,6 +120,9 @@ def test_the_builders_cost_is_what_the_roll_charges(system, table_for, faces, da
     picks = ALWAYS[system] + data.draw(st.lists(st.sampled_from(MAYBE[system]), unique=True))
     ids = [str(t.trait(t.pc, group, name).pk) for group, name in picks]
     form = {"trait": ids, "clicked": "", "visibility": "public"}
+    if system == "smallville":
+        # SMV-6: a Useful Detail made now (1 plot point), or one of the scene's reused (free).
+        useful_detail(t, form, data.draw(st.sampled_from(["", "new", "reused", "both"])))
     if system == "cortex_slots":
         form["big_hero"] = "1" if data.draw(st.booleans(), label="Big Hero Die") else ""
     else:
@@ -128,7 +147,7 @@ def test_the_builders_cost_is_what_the_roll_charges(system, table_for, faces, da
     url = reverse("table_pool_roll", args=[t.campaign.pk, t.pc.pk])
     rolled = player.post(url, form, HTTP_HX_REQUEST="true").content.decode()
     charged = held - t.counter(t.pc, "plot_points")
-    events = TableEvent.objects.filter(campaign=t.campaign, action="roll")
+    events = TableEvent.objects.filter(campaign=t.campaign, action="roll", character_id=t.pc.pk)
     if refusals:
         assert refusals == [f"That costs {most} plot point{'s' * (most != 1)}; Mal has {held}."]
         assert most > held and charged == 0 and events.count() == 0

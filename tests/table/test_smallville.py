@@ -53,7 +53,8 @@ def test_heritage_only_on_a_heritage_roll(t, faces):
 
 def test_trouble_pool_add_and_remove(t, faces):
     """SMV-9: the Watchtower adds trouble for a player's 1s (the player gains the plot
-    points); a player pays 1 to remove a die of the size of the Watchtower's 1 or less."""
+    points); a player pays 1 to remove a die of the size of the Watchtower's 1 or less:
+    the size is read from her roll, one removal per 1."""
     with pytest.raises(ActionError, match="Only the GM"):
         t.perform(t.player, "trouble", {"operation": "add", "ones": 1}, sheet_id=t.pc.pk)
     t.perform(t.gm, "trouble", {"operation": "add", "ones": 2, "trouble_pool": ["d12"] * 5},
@@ -62,13 +63,20 @@ def test_trouble_pool_add_and_remove(t, faces):
     assert t.counter(t.pc, "plot_points") == 4
     t.perform(t.gm, "trouble", {"operation": "add", "ones": 1})
     assert t.state()["trouble_pool"] == ["d8", "d6"]
-    removed = t.perform(t.player, "trouble", {"operation": "remove", "one_die": "d6"},
+    with pytest.raises(ActionError, match="No roll of the Watchtower's has a 1"):
+        t.perform(t.player, "trouble", {"operation": "remove", "one_die": "d12"},
+                  sheet_id=t.pc.pk)  # fmt: skip
+    faces.queue.extend([1, 5])
+    t.perform(t.gm, "roll", {"pool": [{"die": "d6", "trait": "Storm", "group": "situation"},
+                                      {"die": "d8", "trait": "Goons", "group": "situation"}]})  # fmt: skip
+    removed = t.perform(t.player, "trouble", {"operation": "remove", "one_die": "d12"},
                         sheet_id=t.pc.pk)  # fmt: skip
+    assert removed.request["one_die"] == "d6"  # her 1 was on the d6, whatever was sent
     assert removed.outcome["removed"] == "d6"
     assert t.state()["trouble_pool"] == ["d8"]
     assert t.counter(t.pc, "plot_points") == 3
-    with pytest.raises(ActionError, match="no die of d6 or smaller"):
-        t.perform(t.player, "trouble", {"operation": "remove", "one_die": "d6"}, sheet_id=t.pc.pk)
+    with pytest.raises(ActionError, match="No roll of the Watchtower's has a 1"):
+        t.perform(t.player, "trouble", {"operation": "remove"}, sheet_id=t.pc.pk)
 
 
 def test_watchtower_takes_a_useful_detail_out_of_the_trouble_pool(t, faces):
