@@ -159,6 +159,7 @@ def _on_log(page: Page) -> None:
 
 
 def test_a_cortex_banked_die_joins_the_total_in_two_taps(chromium, daphne_server):
+    """CTX-3: the roller taps the Bank on the card, then the die, for one plot point."""
     seeded = daphne_server.seed(CORTEX)
     alice = log_in(chromium, daphne_server, "alice", viewport=PHONE)
     bob = log_in(chromium, daphne_server, "bob", viewport=PHONE)
@@ -188,6 +189,8 @@ def test_a_cortex_banked_die_joins_the_total_in_two_taps(chromium, daphne_server
 
 
 def test_a_personae_failure_is_steered_and_ended_in_one_tap_each(chromium, daphne_server):
+    """PER-6: a banked critical steers the failure on the card; PER-9: the challenge is
+    over, in one tap."""
     seeded = daphne_server.seed(PERSONAE)
     assert seeded["result"] == "failure"
     alice = log_in(chromium, daphne_server, "alice", viewport=PHONE)
