@@ -22,16 +22,6 @@ TEST_REF = re.compile(r"`(tests/e2e/test_\w+\.py)::(test_\w+)`")
 # Rules no browser test plays from the page yet (issue #26): take an ID out when a test
 # in tests/e2e plays it and its row in the doc names that test.
 NOT_YET = {
-    "SER-3",
-    "SER-9",
-    "SER-10",
-    "CTX-5",
-    "CTX-6",
-    "CTX-7",
-    "CTX-8",
-    "CTX-9",
-    "SMV-2",
-    "SMV-4",
     "PER-2",
     "PER-4",
     "PER-5",
