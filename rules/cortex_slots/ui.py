@@ -87,6 +87,11 @@ UI = GameUi(
             ),
         },
         "buy_hitch": {"dice": FieldControl(FROM_TABLE)},
+        # CTX-9: the points held, the milestones and the trait's die are the sheet's.
+        "advance": {
+            key: FieldControl(FROM_TABLE)
+            for key in ("advance_points", "milestones", "from", "signature")
+        },
     },
     # CTX-4, CTX-7: a player buys a hitch of the GM's roll from their own page (the roll
     # card's menu is the GM's): the hitch picked from the kept roll, the rest the table's.
@@ -138,5 +143,29 @@ UI = GameUi(
             ),
         },
         "bank_move": {"to": FieldWords(label="Move it to", choices=SLOTS)},
+        "advance": {
+            "operation": FieldWords(
+                label="Advance",
+                choices={
+                    "award": "Give the session award (GM)",
+                    "raise": "Raise a trait one step",
+                },
+            ),
+            "session_award": FieldWords(label="Session award", help="for the award"),
+            "milestone_points": FieldWords(label="Milestone points", help="for the award"),
+            "group": FieldWords(
+                label="Kind of trait",
+                help="to raise",
+                choices={
+                    "attributes": "Attribute",
+                    "distinctions": "Distinction",
+                    "skills": "Skill",
+                    "talents": "Talent",
+                    "assets": "Asset",
+                },
+            ),
+            "trait": FieldWords(label="Trait", help="its name, as on the sheet"),
+            "to": FieldWords(label="Raised to", help="one step up"),
+        },
     },
 )

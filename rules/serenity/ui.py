@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit.cortex import PLAYER_BENEFITS
 from ..kit.ui import (
     DICE,
     FROM_TABLE,
@@ -60,8 +61,17 @@ UI = GameUi(
         "stress": {"stress": FROM_THE_TABLE},
         "activate_complication": {"complications": FROM_THE_TABLE},
     },
+    # SER-10: a player claims the benefit of their own logged test, which gives the margin,
+    # both pools and the winner; only the GM names a roll-off the table did not log.
+    player_fields={
+        "benefit": {
+            key: FROM_THE_TABLE
+            for key in ("winner_pool", "loser_pool", "gm", "margin", "stress_die")
+        },
+    },
     field_words={
         "benefit": {
+            "benefit": FieldWords(label="The benefit", choices=dict(PLAYER_BENEFITS)),
             "gm": FieldWords(label="The winner is a GM character"),
             "target": FieldWords(help="the Asset, complication or stress it applies to"),
         },

@@ -535,5 +535,32 @@ def test_a_player_gets_no_form_of_the_gms_nor_a_second_one_beside_a_control(
         assert f'id="action-{action}"' not in player_page
     # SER-10's benefit is the winner's to pick: from a list, with nothing filled in ahead.
     benefit = _form_of(player_page, "benefit")
-    assert '<select name="benefit-benefit"' in benefit and "step down stress" in benefit
+    assert '<select name="benefit-benefit"' in benefit
+    assert "Step down one of your stress dice rolled against you" in benefit
     assert 'value="Injured"' not in benefit and 'placeholder="Injured"' in benefit
+
+
+@pytest.mark.parametrize(
+    ("system", "action", "asked", "not_asked"),
+    [
+        # SER-10: the margin, both pools and the winner are the logged test's.
+        ("serenity", "benefit", ("benefit-benefit", "benefit-target"),
+         ("benefit-margin", "benefit-stress_die", "benefit-gm")),
+        # CTX-9: the points held, the milestones and the trait's die are the sheet's.
+        ("cortex_slots", "advance", ("advance-operation", "advance-trait", "advance-to"),
+         ("advance-advance_points", "advance-milestones", "advance-from",
+          "advance-signature")),
+    ],
+)  # fmt: skip
+def test_a_players_form_asks_only_what_the_player_chooses(
+    table_for, client_for, system, action, asked, not_asked
+):
+    t = table_for(system)
+    url = reverse("table_act_form", args=[t.campaign.pk, action])
+    form = html.unescape(client_for(t.player).get(url, **HX).content.decode())
+    for name in asked:
+        assert f'name="{name}"' in form
+    for name in not_asked:
+        assert f'name="{name}"' not in form
+    for key in ("step_up_asset", "award", "skills"):
+        assert f">{key}<" not in form and f">{key.replace('_', ' ')}<" not in form
