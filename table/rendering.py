@@ -17,7 +17,8 @@ asked for a reader that knows no member (viewer None, players), rendering refuse
 players, a whisper's sealed line with its author's card beside it.
 
 Context of "table/event.html": event (TableEvent), audience, is_gm, outcome,
-dice (outcome["dice"] or []), target (the revealed or voided event, when this
+dice (outcome["dice"] or []), body (what table/card_body.html makes of outcome and dice,
+rendered once for every audience shown the same outcome), target (the revealed or voided event, when this
 audience may see it) and target_outcome.
 """
 
@@ -30,6 +31,7 @@ from threading import Lock
 from django.conf import settings
 from django.template import engines
 from django.utils.html import escape
+from markupsafe import Markup
 
 from . import visibility
 from .models import Kind, TableEvent
@@ -38,6 +40,7 @@ from .visibility import GM, sees
 
 EVENT_TEMPLATE = "table/event.html"
 CHAT_TEMPLATE = "table/chat.html"
+BODY_TEMPLATE = "table/card_body.html"
 
 _cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = Lock()
@@ -67,22 +70,37 @@ def render_event_html(event: TableEvent, audience: str, viewer: int | None = Non
     if not sees(event, audience):
         sealed = visibility.sealed_view(event)
         return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
-    event = visibility.projected(event, audience)
-    target = _target(event, audience)
+    shown = visibility.projected(event, audience)
+    target = _target(shown, audience)
     return template.render(
         {
             "sealed": None,
-            "event": event,
+            "event": shown,
             "audience": audience,
             "is_gm": audience == GM,
-            "outcome": event.outcome,
-            "dice": event.outcome.get("dice") or [],
+            "outcome": shown.outcome,
+            "dice": shown.outcome.get("dice") or [],
+            "body": _card_body(event, shown.outcome),
             "target": target,
             "target_outcome": target.outcome if target is not None else {},
             "seal": visibility.opened_seal(event, audience),
             "secret_difficulty": _secret_difficulty(event) if audience == GM else None,
         },
     )
+
+
+def _card_body(event: TableEvent, outcome: dict) -> Markup:
+    """The card's account of `outcome` (card_body.html), rendered once per event for
+    every audience the gate shows the same outcome: `projected` hands back the event's
+    own outcome when it veils nothing, and a veiled copy otherwise, which renders anew.
+    Events are never changed once written, so neither is what was rendered of them."""
+    done = event.__dict__.get("_card_body")
+    if done is not None and done[0] is outcome:
+        return done[1]
+    module = engines["jinja2"].env.get_template(BODY_TEMPLATE).module
+    html = module.card_body(outcome, outcome.get("dice") or [])
+    event.__dict__["_card_body"] = (outcome, html)
+    return html
 
 
 def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
