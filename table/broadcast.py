@@ -14,7 +14,9 @@ sockets per (campaign, audience) and writes the text to them itself:
   it has sockets for, so Redis carries one message per process per event (or
   fewer) instead of one per socket or per audience.
 
-Sockets never pass through channels' per-message dispatch for broadcasts. Each
+Sockets never pass through channels' per-message dispatch for broadcasts, and under
+daphne a message's text is framed once and the same bytes written to each of its
+sockets (Frames, TableConsumer.push_frame). Each
 message carries `seq` and `after` (the previous seq that audience could see), so
 a hub releases messages in log order even when two commits publish out of order;
 a message whose predecessor is late is held briefly, then the hub reads what is
@@ -32,6 +34,7 @@ import asyncio
 import contextvars
 import gc
 import logging
+import struct
 import threading
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
@@ -457,13 +460,18 @@ class Hub:
             self.loop.create_task(self._drain())
 
     async def _drain(self) -> None:
-        """One writer per process: messages leave in the order they were released."""
+        """One writer per process: messages leave in the order they were released. A
+        message's text is framed once for all its sockets (Frames); a socket that can
+        take the frame (TableConsumer.push_frame) is written to at once."""
         try:
             while self.outbox:
                 targets, message = self.outbox.popleft()
+                frames = Frames(message)
                 for socket in targets:
                     try:
-                        await socket.push(message)
+                        framed = getattr(socket, "push_frame", None)
+                        if framed is None or not framed(message, frames):
+                            await socket.push(message)
                     except Exception:
                         log.exception("table: a socket failed to take a message")
         finally:
@@ -472,3 +480,37 @@ class Hub:
     def all_sockets(self) -> Iterable:
         for group in self.sockets.values():
             yield from group
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def text_frame(text: str) -> bytes:
+    """`text` as a server's websocket text frame (RFC 6455, 5.2): final, opcode 1,
+    unmasked, its length in 7, 16 or 64 bits; built once, written to every socket."""
+    payload = text.encode("utf-8")
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", 0x81, 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x81, 127, size)
+    return head + payload
+
+
+class Frames:
+    """A message's texts ("html", a whisper's "author_html") as frames, each built the
+    first time a socket takes it."""
+
+    __slots__ = ("message", "built")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self.built: dict[str, bytes] = {}
+
+    def __getitem__(self, key: str) -> bytes:
+        frame = self.built.get(key)
+        if frame is None:
+            frame = self.built[key] = text_frame(self.message[key])
+        return frame
