@@ -48,6 +48,7 @@ import os
 import random
 import re
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -399,6 +400,9 @@ async def run_load(
     ):
         await asyncio.sleep(0.05)
 
+    if kind == "rollcall" and os.environ.get("BENCH_DAPHNE"):
+        for each in pids:  # a profiling wrapper (bench/profile_server.py) starts afresh
+            os.kill(each, signal.SIGUSR1)
     cpu_before = sum(cpu_seconds(p) for p in pids)
     load_before = load_cpu_seconds()
     machine_before = machine_busy_seconds()

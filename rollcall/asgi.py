@@ -44,8 +44,11 @@ table_sockets = SameOriginOnly(
 async def websocket_app(scope, receive, send):
     """Hand the table the server's own `send` as well: its broadcasts go straight to it,
     since nothing in the session and auth middleware acts on an outgoing frame and their
-    wrappers cost a tenth of a delivery (table.consumers.TableConsumer.send_text)."""
-    return await table_sockets({**scope, "server_send": send}, receive, send)
+    wrappers cost a tenth of a delivery (table.consumers.TableConsumer.send_text). Under
+    daphne, "frame_send" writes a frame the table built once for all the sockets of an
+    audience (rollcall.wslimits.frame_writer; None elsewhere)."""
+    extra = {"server_send": send, "frame_send": wslimits.frame_writer(send)}
+    return await table_sockets({**scope, **extra}, receive, send)
 
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_app})

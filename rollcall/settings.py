@@ -205,7 +205,16 @@ else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Room for every table's socket registry and action budget (table.limits) and the
+    # campaigns' "no Discord hooks" marks (integrations.outbox) at 1,000 tables x 8:
+    # with Django's default of 300 entries, culling dropped them under load, and every
+    # roll then asked the database for its campaign's hooks again.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 200_000},
+        }
+    }
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [

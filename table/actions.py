@@ -55,8 +55,6 @@ import json
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache
 from random import Random
 from typing import Any
 
@@ -71,9 +69,10 @@ from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 
-from . import broadcast, signals, undo, whispers
+from . import broadcast, logrows, signals, undo, whispers
 from . import visibility as gate
 from .context import ActionError, Context, empty_state, sheet_in
+from .logrows import Head, statements
 from .models import Kind, SceneState, TableEvent, TableLog, Visibility
 from .reading import (
     audience_of,
@@ -155,73 +154,6 @@ def _refs(user, sheet=None, scene=None, target: TableEvent | None = None, to=Non
     return refs
 
 
-# --------------------------------------------------------------------------- the log's hot path
-#
-# Appending is the hot path of the table (every roll of every campaign goes through
-# it), so its four statements are plain SQL: the ORM took longer to build them than
-# the database took to run them. Everything else uses the ORM.
-
-
-@dataclass
-class Head:
-    """The log head of a campaign, read with its row (and the campaign's) locked."""
-
-    campaign: Campaign
-    scene: Scene | None  # the running scene
-    last_seq: int
-    last_hash: str
-    last_public_seq: int
-
-
-EVENT_FIELDS = [f for f in TableEvent._meta.concrete_fields if not f.primary_key]
-
-
-@cache
-def _sql(vendor: str) -> dict[str, str]:
-    """The hot path's statements for this database. Only table and column names from the
-    models' meta are put into the text; every value is a bound parameter."""
-    log, campaign, scene, event, member = (
-        m._meta.db_table for m in (TableLog, Campaign, Scene, TableEvent, Membership)
-    )
-    columns = ", ".join(f.column for f in EVENT_FIELDS)
-    marks = ", ".join(["%s"] * len(EVENT_FIELDS))
-    head_of = (
-        "c.id, c.name, c.system, l.last_seq, l.last_hash, l.last_public_seq, s.id, s.title, "
-        f"s.status FROM {log} l INNER JOIN {campaign} c ON c.id = l.campaign_id "
-        f"LEFT OUTER JOIN {scene} s ON s.id = l.scene_id"
-    )
-    # Only the log head is locked (campaigns.locking's order: a campaign-level change
-    # locks the campaign row first, then this head; a roll never locks the campaign).
-    suffix = ""
-    if connection.features.has_select_for_update_of:
-        suffix = " FOR UPDATE OF l"
-    elif connection.features.has_select_for_update:
-        suffix = " FOR UPDATE"
-    lock = f"SELECT {head_of} WHERE l.campaign_id = %s{suffix}"  # noqa: S608
-    # The same with the acting user's membership: %s is the user, then the campaign.
-    lock_member = (
-        f"SELECT m.id, m.role, {head_of} LEFT OUTER JOIN {member} m "  # noqa: S608
-        f"ON m.campaign_id = l.campaign_id AND m.user_id = %s WHERE l.campaign_id = %s{suffix}"
-    )
-    insert = f"INSERT INTO {event} ({columns}) VALUES ({marks})"  # noqa: S608
-    if connection.features.can_return_columns_from_insert:
-        insert += " RETURNING id"
-    update = (
-        f"UPDATE {log} SET last_seq = %s, last_hash = %s, "  # noqa: S608
-        "last_public_seq = %s WHERE campaign_id = %s"
-    )
-    statements = {
-        "lock": lock,
-        "lock_member": lock_member,
-        "insert": insert,
-        "update": update,
-    }
-    if vendor == "postgresql":
-        # The event and the moved head in one statement: one round trip fewer per action.
-        statements["append"] = f"WITH ins AS ({insert}), moved AS ({update}) SELECT id FROM ins"  # noqa: S608
-    return statements
-
-
 def _lock(campaign_id: int) -> Head:
     """Lock the campaign row and its log head in one query; every append to a campaign's
     log is serialized. The head also names the running scene."""
@@ -251,7 +183,7 @@ def _lock_player(campaign_id: int, user, expect, doing: str = "act") -> tuple[He
 def _locked(campaign_id: int, statement: str, params: list, extra: int = 0) -> tuple[Head, tuple]:
     """Run a lock statement whose first `extra` columns are not the head's."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql(connection.vendor)[statement], params)
+        cursor.execute(statements(connection.vendor)[statement], params)
         row = cursor.fetchone()
     if row is None:
         if not _create_head(campaign_id):
@@ -310,7 +242,7 @@ def _append(
     whisper_to: dict[str, Any] | None = None,
 ) -> TableEvent:
     """Write the next event of the chain and move the head; broadcast after commit."""
-    event = TableEvent(
+    event = logrows.new_event(
         campaign=campaign,
         seq=head.last_seq + 1,
         kind=kind,
@@ -339,24 +271,7 @@ def _append(
         event.hash = event.compute_hash()
     except (TypeError, ValueError) as error:
         raise ActionError("That request holds something that is not plain JSON.") from error
-    sql = _sql(connection.vendor)
-    values = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in EVENT_FIELDS]
-    head.last_seq = event.seq
-    head.last_hash = event.hash
-    if visibility == Visibility.PUBLIC:
-        head.last_public_seq = event.seq
-    moved = [head.last_seq, head.last_hash, head.last_public_seq, campaign.pk]
-    with connection.cursor() as cursor:
-        if "append" in sql:
-            cursor.execute(sql["append"], values + moved)
-            event.pk = cursor.fetchone()[0]
-        else:
-            cursor.execute(sql["insert"], values)
-            returning = sql["insert"].endswith("RETURNING id")
-            event.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
-            cursor.execute(sql["update"], moved)
-    event._state.adding = False
-    event._state.db = connection.alias
+    logrows.write(head, event)
     after = {audience: event.seq - 1 for audience in gate.AUDIENCES}
     _writing.pending = (event, after)
     signals.event_appended.send(sender=TableEvent, event=event)

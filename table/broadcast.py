@@ -8,13 +8,18 @@ sockets per (campaign, audience) and writes the text to them itself:
 - embedded default (in-memory channel layer, one process): the committing
   thread hands the message straight to the hub of the event loop that owns the
   sockets;
-- with Redis (several processes): one group message per campaign goes over the
-  channel layer for each batch of commits, carrying every audience's text, and
-  each process subscribes ONE channel of its own to the groups of the campaigns
-  it has sockets for, so Redis carries one message per process per event (or
-  fewer) instead of one per socket or per audience.
+- with Redis (several processes): the committing process hands the message to its
+  own hub at once, as above, and one group message per campaign goes over the
+  channel layer for each batch of commits, carrying every audience's text, to the
+  other processes (each skips what it published itself, by ORIGIN); each process
+  subscribes ONE channel of its own to the groups of the campaigns it has sockets
+  for, so Redis carries one message per process per event (or fewer) instead of
+  one per socket or per audience, and a card for this process's own sockets never
+  waits for Redis's round trip.
 
-Sockets never pass through channels' per-message dispatch for broadcasts. Each
+Sockets never pass through channels' per-message dispatch for broadcasts, and under
+daphne a message's text is framed once and the same bytes written to each of its
+sockets (Frames, TableConsumer.push_frame). Each
 message carries `seq` and `after` (the previous seq that audience could see), so
 a hub releases messages in log order even when two commits publish out of order;
 a message whose predecessor is late is held briefly, then the hub reads what is
@@ -32,6 +37,8 @@ import asyncio
 import contextvars
 import gc
 import logging
+import secrets
+import struct
 import threading
 from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
@@ -51,6 +58,8 @@ from .rendering import audiences_for, stream_message
 log = logging.getLogger(__name__)
 
 AUDIENCES = ("gm", "players")
+# This process, on what it publishes over the channel layer: its own sockets have had it.
+ORIGIN = secrets.token_hex(8)
 HOLD_SECONDS = 0.5  # how long a hub waits for a late predecessor before releasing
 # None: use the channel layer only when it spans processes (not the in-memory one).
 FORCE_LAYER: bool | None = None
@@ -94,13 +103,12 @@ def publish(campaign_id: int, audience: str, message: dict[str, Any]) -> None:
         batch.append((campaign_id, audience, message))
         return
     items = [(campaign_id, audience, message)]
-    if uses_layer():
-        async_to_sync(_group_send_all)(items)
-        return
     for hub in live_hubs():
         # A fresh context: the caller's (a sync thread inside sync_to_async) must not
         # leak into the tasks the hub starts, or their own sync_to_async calls fail.
         hub.loop.call_soon_threadsafe(hub.deliver_many, items, context=contextvars.Context())
+    if uses_layer():  # and to the other processes
+        async_to_sync(_group_send_all)(items)
 
 
 def dispatch_here(items: list[tuple[int, str, dict[str, Any]]]) -> None:
@@ -108,17 +116,16 @@ def dispatch_here(items: list[tuple[int, str, dict[str, Any]]]) -> None:
     if not items:
         return
     here = asyncio.get_running_loop()
-    if uses_layer():
-        # One publishing task after another, so batches reach Redis in the order they ran.
-        for stale in [loop for loop in _publishing if loop.is_closed()]:
-            del _publishing[stale]
-        _publishing[here] = here.create_task(_group_send_all(items, _publishing.get(here)))
-        return
     for hub in live_hubs():
         if hub.loop is here:
             hub.deliver_many(items)
         else:
             hub.loop.call_soon_threadsafe(hub.deliver_many, items, context=contextvars.Context())
+    if uses_layer():  # and to the other processes
+        # One publishing task after another, so batches reach Redis in the order they ran.
+        for stale in [loop for loop in _publishing if loop.is_closed()]:
+            del _publishing[stale]
+        _publishing[here] = here.create_task(_group_send_all(items, _publishing.get(here)))
 
 
 _publishing: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
@@ -140,7 +147,12 @@ async def _group_send_all(
         try:
             await layer.group_send(
                 group_name(campaign_id),
-                {"type": "table.fanout", "campaign": campaign_id, "items": messages},
+                {
+                    "type": "table.fanout",
+                    "campaign": campaign_id,
+                    "items": messages,
+                    "origin": ORIGIN,
+                },
             )
         except Exception:
             log.exception("table: publishing to %s failed", group_name(campaign_id))
@@ -356,6 +368,8 @@ class Hub:
                 log.exception("table listener: receive failed")
                 await asyncio.sleep(0.5)
                 continue
+            if message.get("origin") == ORIGIN:
+                continue  # this process's own, delivered here when it was published
             campaign_id = message.get("campaign")
             for audience, item in message.get("items") or ():
                 self.deliver((campaign_id, audience), item)
@@ -457,13 +471,18 @@ class Hub:
             self.loop.create_task(self._drain())
 
     async def _drain(self) -> None:
-        """One writer per process: messages leave in the order they were released."""
+        """One writer per process: messages leave in the order they were released. A
+        message's text is framed once for all its sockets (Frames); a socket that can
+        take the frame (TableConsumer.push_frame) is written to at once."""
         try:
             while self.outbox:
                 targets, message = self.outbox.popleft()
+                frames = Frames(message)
                 for socket in targets:
                     try:
-                        await socket.push(message)
+                        framed = getattr(socket, "push_frame", None)
+                        if framed is None or not framed(message, frames):
+                            await socket.push(message)
                     except Exception:
                         log.exception("table: a socket failed to take a message")
         finally:
@@ -472,3 +491,37 @@ class Hub:
     def all_sockets(self) -> Iterable:
         for group in self.sockets.values():
             yield from group
+
+
+# --------------------------------------------------------------------------- frames
+
+
+def text_frame(text: str) -> bytes:
+    """`text` as a server's websocket text frame (RFC 6455, 5.2): final, opcode 1,
+    unmasked, its length in 7, 16 or 64 bits; built once, written to every socket."""
+    payload = text.encode("utf-8")
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", 0x81, 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x81, 127, size)
+    return head + payload
+
+
+class Frames:
+    """A message's texts ("html", a whisper's "author_html") as frames, each built the
+    first time a socket takes it."""
+
+    __slots__ = ("message", "built")
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self.built: dict[str, bytes] = {}
+
+    def __getitem__(self, key: str) -> bytes:
+        frame = self.built.get(key)
+        if frame is None:
+            frame = self.built[key] = text_frame(self.message[key])
+        return frame

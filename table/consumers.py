@@ -29,7 +29,7 @@ import re
 import secrets
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -230,7 +230,11 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ---- connecting
 
+    # Writes a frame to this socket's peer at once (rollcall.asgi: "frame_send").
+    write_frame: Callable[[bytes], None] | None = None
+
     async def connect(self) -> None:
+        self.write_frame = self.scope.get("frame_send")
         self.campaign_id = int(self.scope["url_route"]["kwargs"]["campaign_id"])
         self.user = self.scope.get("user")
         # Logging out closes the sockets opened with that session (broadcast.close_session).
@@ -395,6 +399,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_text(message["author_html"])  # a whisper they read, whole
             return
         await self.send_text(message["html"])
+
+    def push_frame(self, message: dict[str, Any], frames: broadcast.Frames) -> bool:
+        """The hub's way for a card or a page fragment under daphne: the frame built once
+        for every socket of the audience, written now. False when push() must take it:
+        no frame writer (another server, a test's communicator), a control message, a
+        fragment for one member, a socket still replaying or closing."""
+        write = self.write_frame
+        if write is None or self.closing or self.pending is not None:
+            return False
+        if "control" in message or message.get("user") is not None:
+            return False
+        seq = message.get("seq")
+        if seq is not None:
+            if seq <= self.sent_seq:
+                return True
+            self.sent_seq = seq
+            if "author_html" in message and self.user.pk in message.get("readers", ()):
+                write(frames["author_html"])  # a whisper they read, whole
+                return True
+        write(frames["html"])
+        return True
 
     async def send_text(self, text: str) -> None:
         # rollcall.asgi puts the server's send in the scope (see websocket_app there).

@@ -17,7 +17,8 @@ asked for a reader that knows no member (viewer None, players), rendering refuse
 players, a whisper's sealed line with its author's card beside it.
 
 Context of "table/event.html": event (TableEvent), audience, is_gm, outcome,
-dice (outcome["dice"] or []), target (the revealed or voided event, when this
+dice (outcome["dice"] or []), body (what table/card_body.html makes of outcome and dice,
+rendered once for every audience shown the same outcome), target (the revealed or voided event, when this
 audience may see it) and target_outcome.
 """
 
@@ -30,14 +31,17 @@ from threading import Lock
 from django.conf import settings
 from django.template import engines
 from django.utils.html import escape
+from markupsafe import Markup
 
 from . import visibility
 from .models import Kind, TableEvent
 from .undo import changed_nothing
-from .visibility import GM, sees
+from .visibility import GM, PLAYERS, sees
 
 EVENT_TEMPLATE = "table/event.html"
 CHAT_TEMPLATE = "table/chat.html"
+BODY_TEMPLATE = "table/card_body.html"
+GM_TOOLS_TEMPLATE = "table/gm_tools.html"
 
 _cache: OrderedDict[tuple, str] = OrderedDict()
 _cache_lock = Lock()
@@ -67,22 +71,75 @@ def render_event_html(event: TableEvent, audience: str, viewer: int | None = Non
     if not sees(event, audience):
         sealed = visibility.sealed_view(event)
         return template.render({"sealed": sealed, "sealed_at": event.created_at, "event": None})
-    event = visibility.projected(event, audience)
-    target = _target(event, audience)
-    return template.render(
-        {
-            "sealed": None,
-            "event": event,
-            "audience": audience,
-            "is_gm": audience == GM,
-            "outcome": event.outcome,
-            "dice": event.outcome.get("dice") or [],
-            "target": target,
-            "target_outcome": target.outcome if target is not None else {},
-            "seal": visibility.opened_seal(event, audience),
-            "secret_difficulty": _secret_difficulty(event) if audience == GM else None,
-        },
+    if _alike(event):
+        return _alike_card(event, audience, template)
+    return template.render(_context(event, audience))
+
+
+def _context(event: TableEvent, audience: str) -> dict:
+    """What "table/event.html" is given for an audience that sees the event."""
+    shown = visibility.projected(event, audience)
+    target = _target(shown, audience)
+    return {
+        "sealed": None,
+        "event": shown,
+        "audience": audience,
+        "is_gm": audience == GM,
+        "outcome": shown.outcome,
+        "dice": shown.outcome.get("dice") or [],
+        "body": _card_body(event, shown.outcome),
+        "target": target,
+        "target_outcome": target.outcome if target is not None else {},
+        "seal": visibility.opened_seal(event, audience),
+        "secret_difficulty": _secret_difficulty(event) if audience == GM else None,
+    }
+
+
+def _alike(event: TableEvent) -> bool:
+    """GMs and players read this card alike but for the GM's tools: players see it whole
+    (so its seal, if any, is open to both), the gate veils nothing of it for them, it
+    names no earlier event and hides no difficulty from them. Most rolls are such."""
+    return (
+        event.target_id is None
+        and sees(event, PLAYERS)
+        and visibility.projected(event, PLAYERS) is event
+        and _secret_difficulty(event) is None
     )
+
+
+CARD_END = "\n</article>\n"
+
+
+def _alike_card(event: TableEvent, audience: str, template) -> str:
+    """A card GMs and players read alike, rendered once for both: the GMs' is the
+    players' with the GM's tools (gm_tools.html, as event.html includes it) added where
+    event.html puts them."""
+    flags = (event.kind, event.visibility, event.revealed, event.voided)
+    done = event.__dict__.get("_players_card")
+    if done is None or done[0] != flags:
+        done = (flags, template.render(_context(event, PLAYERS)))
+        event.__dict__["_players_card"] = done
+    players = done[1]
+    if audience != GM or event.kind != Kind.ACTION or event.voided:
+        return players
+    if not players.endswith("  " + CARD_END):  # not the card's layout: render it whole
+        return template.render(_context(event, audience))
+    tools = engines["jinja2"].get_template(GM_TOOLS_TEMPLATE).render(_context(event, GM))
+    return players[: -len(CARD_END)] + tools + "\n  " + CARD_END
+
+
+def _card_body(event: TableEvent, outcome: dict) -> Markup:
+    """The card's account of `outcome` (card_body.html), rendered once per event for
+    every audience the gate shows the same outcome: `projected` hands back the event's
+    own outcome when it veils nothing, and a veiled copy otherwise, which renders anew.
+    Events are never changed once written, so neither is what was rendered of them."""
+    done = event.__dict__.get("_card_body")
+    if done is not None and done[0] is outcome:
+        return done[1]
+    module = engines["jinja2"].env.get_template(BODY_TEMPLATE).module
+    html = module.card_body(outcome, outcome.get("dice") or [], event.system)
+    event.__dict__["_card_body"] = (outcome, html)
+    return html
 
 
 def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:

@@ -43,8 +43,10 @@ import json
 import re
 import secrets
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 from campaigns.models import Membership, Role, Scene
@@ -345,11 +347,26 @@ def secrets_read(
         if is_hidden(event):
             for name in _names(_texts([event.request, event.outcome]), public):
                 found.setdefault(name, {"text": name, "seq": event.seq})
-    for pk, name in Sheet.objects.filter(campaign_id=campaign_id, hidden=True).values_list(
-        "pk", "name"
-    ):
+    for pk, name in hidden_sheets(campaign_id):
         found[name] = {"text": name, "sheet": pk}
     return [found[key] for key in sorted(found)]
+
+
+def hidden_sheets(campaign_id: int) -> list[tuple[int, str]]:
+    """The campaign's hidden GM characters as (pk, name), in the sheets' own order.
+
+    Every action asks this (secrets_read), so it is one plain statement: building it
+    through the ORM each time cost several times what the database took to answer."""
+    with connection.cursor() as cursor:
+        cursor.execute(_HIDDEN_SHEETS_SQL(), [campaign_id, True])
+        return cursor.fetchall()
+
+
+@cache
+def _HIDDEN_SHEETS_SQL() -> str:  # noqa: N802 - a constant, built once the apps are ready
+    table = Sheet._meta.db_table
+    order = ", ".join(Sheet._meta.get_field(name).column for name in ("kind", "name", "id"))
+    return f"SELECT id, name FROM {table} WHERE campaign_id = %s AND hidden = %s ORDER BY {order}"  # noqa: S608
 
 
 def sheet_veil(sheet: Sheet | None) -> dict[str, Any]:

@@ -101,9 +101,12 @@
     item.querySelectorAll(".roll-card[data-roller]").forEach(function (card) {
       card.classList.toggle("is-mine", card.getAttribute("data-roller") === me);
     });
+    // A GM may take every card's moves; the GM's copy of a card most players read alike
+    // is the players' own with the GM's tools added (table.rendering), so it comes hidden.
     var mine = plays();
+    var gm = !!document.querySelector(".surface-gm");
     item.querySelectorAll(".card-moves[data-moves-for][hidden]").forEach(function (moves) {
-      if (mine.indexOf(moves.getAttribute("data-moves-for")) >= 0) { moves.hidden = false; }
+      if (gm || mine.indexOf(moves.getAttribute("data-moves-for")) >= 0) { moves.hidden = false; }
     });
   }
 

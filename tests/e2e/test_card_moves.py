@@ -163,14 +163,18 @@ def test_a_cortex_banked_die_joins_the_total_in_two_taps(chromium, daphne_server
     seeded = daphne_server.seed(CORTEX)
     alice = log_in(chromium, daphne_server, "alice", viewport=PHONE)
     bob = log_in(chromium, daphne_server, "bob", viewport=PHONE)
-    for page in (alice, bob):
+    gm = log_in(chromium, daphne_server, "gm")
+    for page in (alice, bob, gm):
         page.goto(f"{daphne_server.url}/c/{seeded['id']}/table/")
         expect(page.locator("#socket-status")).to_have_attribute("data-state", "live")
+    for page in (alice, bob):
         _on_log(page)
     card = alice.locator(f"#event-{seeded['seq']}")
-    # Bob sees Ace's roll, not Ace's moves.
+    # Bob sees Ace's roll, not Ace's moves; the GM sees both.
     expect(bob.locator(f"#event-{seeded['seq']}")).to_be_visible()
     expect(bob.locator(f"#event-{seeded['seq']} .card-moves")).to_be_hidden()
+    expect(gm.locator(f"#event-{seeded['seq']} .card-moves")).to_be_visible()
+    gm.context.close()
     taps = Taps()
     taps.tap(card.locator("summary", has_text="Spend a plot point: a die from the Bank"))
     choice = card.locator(".move-choices li", has_text=seeded["banked"])

@@ -55,3 +55,34 @@ def test_closing_or_blocked_sockets_leave_the_frame_to_the_transport():
         assert socket.sent == []
     assert write_now(peer(FakeSocket(error=BlockingIOError())), b"frame") == 0
     assert write_now(peer(FakeSocket(error=BrokenPipeError())), b"frame") == 0
+
+
+def test_a_read_reaches_the_frame_parser_without_a_debug_line_formatted_for_it(monkeypatch):
+    import autobahn.twisted.websocket as twisted_websocket
+
+    def formatted(*args):
+        raise AssertionError("a debug line was formatted for a read")
+
+    monkeypatch.setattr(twisted_websocket, "hltype", formatted)
+    monkeypatch.setattr(twisted_websocket, "hlval", formatted)
+    bounded = _bounded(WebSocketProtocol, 1024)
+    protocol = bounded.__new__(bounded)
+    parsed: list[bytes] = []
+    protocol._dataReceived = parsed.append
+    protocol.dataReceived(b"\x81\x02hi")
+    assert parsed == [b"\x81\x02hi"]
+
+
+def test_a_frame_built_once_goes_out_only_to_an_open_socket_still_within_its_bound():
+    bounded = _bounded(WebSocketProtocol, 1024)
+    for state, shut, written in (
+        (bounded.STATE_OPEN, False, [b"frame"]),
+        (bounded.STATE_CLOSING, False, []),
+        (bounded.STATE_OPEN, True, []),  # dropped for falling behind: nothing more
+    ):
+        protocol = bounded.__new__(bounded)
+        protocol.state, protocol._shut = state, shut
+        sent: list[bytes] = []
+        protocol.sendData = sent.append
+        protocol.send_frame(b"frame")
+        assert sent == written

@@ -166,3 +166,38 @@ async def test_one_layer_message_carries_every_audience_of_a_campaign(monkeypatc
     hub.leave(player, (8, "players"))
     assert not hub.subscribed
     hub.listener.cancel()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_own_messages_reach_this_process_at_once_and_others_come_over_the_layer(
+    monkeypatch,
+):
+    """With a cross-process layer, what this process publishes goes to its own sockets
+    straight away and to the layer for the others; its echo from the layer is skipped
+    (each message once), and what another process published arrives through the layer."""
+    monkeypatch.setattr(broadcast, "FORCE_LAYER", True)
+    layer = get_channel_layer()
+    published: list[dict] = []
+    send = layer.group_send
+
+    async def recorded(group, message):
+        published.append(message)
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recorded)
+    hub = broadcast.hub()
+    socket = FakeSocket()
+    await hub.join(socket, (9, "players"))
+    await sync_to_async(broadcast.publish)(9, "players", {"html": "<p>ours</p>"})
+    await until(lambda: socket.got)
+    assert [m["origin"] for m in published] == [broadcast.ORIGIN]
+    elsewhere = {"html": "<p>theirs</p>"}
+    await send(
+        "table.9",
+        {"type": "table.fanout", "campaign": 9, "items": [["players", elsewhere]], "origin": "b"},
+    )
+    await until(lambda: len(socket.got) == 2)
+    # The layer keeps the group's order: our echo came (and was skipped) before theirs.
+    assert [m["html"] for m in socket.got] == ["<p>ours</p>", "<p>theirs</p>"]
+    hub.leave(socket, (9, "players"))
+    hub.listener.cancel()
