@@ -105,6 +105,11 @@
     item.querySelectorAll(".card-moves[data-moves-for][hidden]").forEach(function (moves) {
       if (mine.indexOf(moves.getAttribute("data-moves-for")) >= 0) { moves.hidden = false; }
     });
+    // A move against someone else's roll: shown if the viewer plays anyone else.
+    item.querySelectorAll(".card-moves[data-moves-against][hidden]").forEach(function (moves) {
+      var roller = moves.getAttribute("data-moves-against");
+      if (mine.some(function (id) { return id !== roller; })) { moves.hidden = false; }
+    });
   }
 
   // The dice animation and sound. Never for a sealed card (it has no dice to show, and
