@@ -84,7 +84,9 @@ def card_move_pick(request: HttpRequest, campaign_id: int, action_name: str) -> 
         )
         choices = [
             (words, json.dumps({"sheet": str(sheet.pk), "seq": str(event.seq), **values}))
-            for words, values in pick(event.action, event.request or {}, traits)
+            for words, values in pick(
+                event.action, event.request or {}, event.outcome or {}, traits
+            )
         ]
         if choices:
             characters.append({"sheet": sheet, "choices": choices})

@@ -27,7 +27,6 @@ NOT_YET = {
     "SER-10",
     "CTX-5",
     "CTX-6",
-    "CTX-7",
     "CTX-8",
     "CTX-9",
     "SMV-2",

@@ -22,11 +22,11 @@ DEFAULT_TEMPLATES = "games/default"
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
 
 CardAction = Callable[[Mapping[str, Any]], dict[str, Any]]
-# A card move's second tap, per member: (the card's action, its request, one of the
-# member's characters' traits as (group, name, rating)) -> the choices, each its
-# button's words and the values it sends to the move.
+# A card move's second tap, per member: (the card's action, its request, its outcome,
+# one of the member's characters' traits as (group, name, rating)) -> the choices, each
+# its button's words and the values it sends to the move.
 MovePicker = Callable[
-    [str, Mapping[str, Any], tuple[tuple[str, str, int | None], ...]],
+    [str, Mapping[str, Any], Mapping[str, Any], tuple[tuple[str, str, int | None], ...]],
     list[tuple[str, dict[str, str]]],
 ]
 
@@ -198,7 +198,7 @@ class GameUi:
     them to those who may take them (the character's player, the GMs), and the action's
     transition decides again who may (`table.views_moves`). card_move_picks: for a move
     taken with one of the member's own characters against another's roll (UNI-5: resist
-    it), action name -> the MovePicker listing each character's choices, which the card
+    it; CTX-4: buy the GM's hitch), action name -> the MovePicker listing each character's choices, which the card
     loads when the move is opened (the card itself is the same for every player).
     rating_labels: sheet group
     key -> (the add form's label, the column's title) for a rating that is not one.

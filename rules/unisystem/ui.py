@@ -52,7 +52,10 @@ def resist_with(form: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def resist_choices(
-    action: str, request: Mapping[str, Any], traits: tuple[tuple[str, str, int | None], ...]
+    action: str,
+    request: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    traits: tuple[tuple[str, str, int | None], ...],
 ) -> list[tuple[str, dict[str, str]]]:
     """UNI-5: what a character may resist a task or test with in one tap: the roll's own
     attribute and skill when the character has that skill, then each of their skills
