@@ -39,6 +39,11 @@ urlpatterns = [
         name="table_move",
     ),
     path(
+        "c/<id:campaign_id>/table/move/<str:action_name>/pick/",
+        views_moves.card_move_pick,
+        name="table_move_pick",
+    ),
+    path(
         "c/<id:campaign_id>/table/events/<id:event_id>/reveal/",
         views_gm.event_reveal,
         name="table_reveal",

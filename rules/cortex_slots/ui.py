@@ -45,6 +45,33 @@ def bank_die(form: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
+def buy_gms_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
+    """CTX-4, CTX-7: a player's character (the form's sheet) buys the hitch `index` of the
+    GM's roll on card `seq` for 1 plot point; the table reads the dice and who buys."""
+    request: dict[str, Any] = {"index": small_int(form.get("index"))}
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request
+
+
+def gms_hitches(
+    action: str,
+    request: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    traits: tuple[tuple[str, str, int | None], ...],
+) -> list[tuple[str, dict[str, str]]]:
+    """CTX-4, CTX-7: each hitch of a GM's roll a player's character may buy (an
+    Opportunity, 1 plot point), in one tap."""
+    if outcome.get("hitch_buyer") != "players":
+        return []
+    return [
+        (f"Buy {d.get('trait') or d.get('die')} {d.get('die')} (1 plot point)", {"index": str(i)})
+        for i, d in enumerate(outcome.get("dice") or [])
+        if isinstance(d, Mapping) and d.get("hitch") and not d.get("bought")
+    ]
+
+
 UI = GameUi(
     panel_counters=("plot_points",),
     difficulty_from="roll ",
@@ -57,7 +84,8 @@ UI = GameUi(
     ),
     card_help=", buy hitches",
     card_actions={"buy_hitch": buy_hitch},
-    card_moves={"bank_move": bank_die},
+    card_moves={"bank_move": bank_die, "buy_hitch": buy_gms_hitch},
+    card_move_picks={"buy_hitch": gms_hitches},
     # CTX-3, CTX-4: the dice are the earlier roll's, kept by the table (table.roll).
     action_fields={
         "bank_move": {

@@ -22,6 +22,13 @@ DEFAULT_TEMPLATES = "games/default"
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
 
 CardAction = Callable[[Mapping[str, Any]], dict[str, Any]]
+# A card move's second tap, per member: (the card's action, its request, its outcome,
+# one of the member's characters' traits as (group, name, rating)) -> the choices, each
+# its button's words and the values it sends to the move.
+MovePicker = Callable[
+    [str, Mapping[str, Any], Mapping[str, Any], tuple[tuple[str, str, int | None], ...]],
+    list[tuple[str, dict[str, str]]],
+]
 
 
 @dataclass(frozen=True)
@@ -189,7 +196,11 @@ class GameUi:
     moves of the game one or two taps from a roll card (a plot point spent after the
     roll, the answer to a challenge), by action name, read the same way; the card shows
     them to those who may take them (the character's player, the GMs), and the action's
-    transition decides again who may (`table.views_moves`). rating_labels: sheet group
+    transition decides again who may (`table.views_moves`). card_move_picks: for a move
+    taken with one of the member's own characters against another's roll (UNI-5: resist
+    it; CTX-4: buy the GM's hitch), action name -> the MovePicker listing each character's choices, which the card
+    loads when the move is opened (the card itself is the same for every player).
+    rating_labels: sheet group
     key -> (the add form's label, the column's title) for a rating that is not one.
     additions: what the GM may add to a player's pool while it is built.
     action_fields: action name -> field -> FieldControl, for the fields the action's
@@ -225,6 +236,7 @@ class GameUi:
     card_help: str = ""
     card_actions: Mapping[str, CardAction] = field(default_factory=dict)
     card_moves: Mapping[str, CardAction] = field(default_factory=dict)
+    card_move_picks: Mapping[str, MovePicker] = field(default_factory=dict)
     rating_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     additions: PoolAdditions = PoolAdditions()
     action_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)

@@ -30,6 +30,31 @@ def trouble(form: Mapping[str, Any]) -> dict[str, Any]:
     return {"operation": "add", "ones": small_int(form.get("ones")) or 1}
 
 
+def remove_trouble(form: Mapping[str, Any]) -> dict[str, Any]:
+    """SMV-9: a player's character (the form's sheet) pays 1 plot point to take a Trouble
+    Pool die out against a 1 of the Watchtower's roll on card `seq` (the table reads
+    the pool and the 1; the largest die it allows goes)."""
+    request: dict[str, Any] = {"operation": "remove"}
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request
+
+
+def trouble_choices(
+    action: str,
+    request: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    traits: tuple[tuple[str, str, int | None], ...],
+) -> list[tuple[str, dict[str, str]]]:
+    """SMV-9: against the Watchtower's 1s, one tap pays to remove a Trouble Pool die."""
+    ones = [str(d) for d in outcome.get("trouble_removal") or [] if d]
+    if not ones:
+        return []
+    largest = max(ones, key=lambda die: int(die.lstrip("d")) if die.lstrip("d").isdigit() else 0)
+    return [(f"Pay 1 plot point: remove a Trouble Pool die ({largest} or smaller)", {})]
+
+
 # SMV-10: the GM runs a test with the player's pool from their sheet and the situation's dice.
 TEST_FIELDS = {
     "player": FieldControl(POOL, take=("pool", "plot_points"), label="The player's pool"),
@@ -53,6 +78,8 @@ UI = GameUi(
     session_note=", and Resources used last session are free again (SMV-7)",
     card_help=", add to the Trouble Pool",
     card_actions={"trouble": trouble},
+    card_moves={"trouble": remove_trouble},
+    card_move_picks={"trouble": trouble_choices},
     additions=PoolAdditions(
         groups=("stress", "limits"),
         note="SMV-4: the opponent's stress joins the pool (free once, then 1 plot point "

@@ -136,7 +136,16 @@ SCORE_FIELD = {
         "score_name": _text("Muscle, Combat, Brains …", 40),
     },
 }
-SIDE_FIELD = {"type": "one_of", "options": [ROLL_FIELD, SCORE_FIELD]}
+# UNI-5: a roll already on the table, resisted from its card (the table fills it in).
+ROLLED_FIELD = {
+    "type": "object",
+    "fields": {
+        "name": _text("who rolled it"),
+        "total": _int("the roll's total", -1000, 1000),
+        "rolled_on": _int("the roll card's number", 1, 10**9),
+    },
+}
+SIDE_FIELD = {"type": "one_of", "options": [ROLL_FIELD, SCORE_FIELD, ROLLED_FIELD]}
 
 LEVELS_FIELD = _int("success levels already worked out", 0, 500)
 

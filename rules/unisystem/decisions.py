@@ -65,6 +65,10 @@ DECISIONS: dict[str, list[str]] = {
         "Decision: an even contest (nobody defending, equal totals tie) needs both sides to "
         "roll; against a fixed Ability Score one side always acts and the other defends, so "
         "it is refused.",
+        "Decision: a task or test already on the table may be resisted afterwards from its "
+        "card: its total stands as the acting side's roll (it is not rolled again), the "
+        "resister rolls as the defender and wins equal totals. Nobody resists their own roll, "
+        "and a roll hidden from the resister cannot be resisted.",
     ],
     "UNI-6": [
         f"Decision: a die that rerolls more than {MAX_REROLLS} times in a row is refused as a "

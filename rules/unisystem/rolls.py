@@ -608,10 +608,48 @@ class FixedScore(Totalled):
         }
 
 
-def _parse_side(value: object, role: str) -> RollSpec | FixedScore:
+@dataclass(frozen=True)
+class RolledTotal(Totalled):
+    """UNI-5: a total already on the table (a roll card's) standing in for that side's roll:
+    resisting a roll made earlier, only the other side rolls now."""
+
+    name: str
+    total: int
+    seq: int
+
+    @property
+    def levels(self) -> int:
+        return success_levels(self.total)
+
+    @property
+    def explanation(self) -> str:
+        return f"Rolled {signed(self.total)} on #{self.seq}"
+
+    def dice(self, roller: str | None = None) -> list[dict[str, Any]]:
+        return []
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "fixed_score": False,
+            "rolled_on": self.seq,
+            "total": self.total,
+            "success": self.success,
+            "levels": self.levels,
+            "level_name": level_name(self.levels),
+        }
+
+
+def _parse_side(value: object, role: str) -> RollSpec | FixedScore | RolledTotal:
     if value is None:
         raise InvalidRequest(_required_role(role))
     side = require_mapping(value, role.lower())
+    if "rolled_on" in side:
+        return RolledTotal(
+            name=display_name(side, role),
+            total=get_int(side, "total", lo=-1000, hi=1000),
+            seq=get_int(side, "rolled_on", lo=1, hi=10**9),
+        )
     if "score" not in side:
         return parse_roll_spec(side, role)
     try:
@@ -624,8 +662,10 @@ def _parse_side(value: object, role: str) -> RollSpec | FixedScore:
         raise InvalidRequest(f"{_name_for_errors(side, role)}: {error}") from None
 
 
-def _resolve_side(side: RollSpec | FixedScore, faces: FaceSource) -> RollResult | FixedScore:
-    return side if isinstance(side, FixedScore) else roll_total(side, faces)
+def _resolve_side(
+    side: RollSpec | FixedScore | RolledTotal, faces: FaceSource
+) -> RollResult | FixedScore | RolledTotal:
+    return roll_total(side, faces) if isinstance(side, RollSpec) else side
 
 
 ATTACKER_WINS, DEFENDER_WINS, TIE, BOTH_FAIL = "attacker wins", "defender wins", "tie", "both fail"
@@ -705,7 +745,7 @@ def resolve_resisted(request: Mapping, faces: FaceSource) -> dict[str, Any]:
     """UNI-5: attacker and defender each roll (attacker's faces first) or use a fixed score."""
     attacker = _parse_side(request.get("attacker"), "Attacker")
     defender = _parse_side(request.get("defender"), "Defender")
-    if isinstance(attacker, FixedScore) and isinstance(defender, FixedScore):
+    if not isinstance(attacker, RollSpec) and not isinstance(defender, RollSpec):
         raise InvalidRequest("at least one side must roll; two fixed scores need no dice")
     has_defender = not get_bool(request, "even_contest")
     if not has_defender and (isinstance(attacker, FixedScore) or isinstance(defender, FixedScore)):

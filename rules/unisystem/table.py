@@ -162,11 +162,42 @@ class UniTask(Transition):
         ctx.request.update(filled)
 
 
+NO_SUCH_ROLL = "That roll is not one to resist: name a task or test on the table."
+
+
+def resisted_roll(ctx: Table, seq: int) -> dict[str, Any]:
+    """UNI-5: the acting side of a resisted action is a task or test already on the table
+    (its card's total): one hidden from the actor, voided or missing is refused alike, and
+    a character does not resist their own roll."""
+    event = next(iter(ctx.logged("task", seq=seq)), None)
+    total = event.outcome.get("total") if event is not None else None
+    if event is None or not isinstance(total, int):
+        raise ActionError(NO_SUCH_ROLL)
+    if ctx.sheet is not None and event.character_id == ctx.sheet.pk:
+        raise ActionError(f"{ctx.sheet.name} cannot resist their own roll.")
+    name = str(event.outcome.get("name") or "The acting side")[:60]
+    return {"name": name, "total": total, "rolled_on": event.seq}
+
+
 class UniResisted(Transition):
-    table_params = ("target",)
-    """UNI-5: a player's defender is a character, named by `sheet_id` or table.target."""
+    table_params = ("target", "roll")
+    """UNI-5: a player's defender is a character, named by `sheet_id` or table.target;
+    resisting a roll on the table (table.roll), the acting side is that roll's total and
+    the resister (the acting sheet) rolls as the defender."""
 
     def prepare(self, ctx: Table) -> None:
+        for key in ("attacker", "defender"):
+            side = ctx.request.get(key)
+            if isinstance(side, Mapping) and "rolled_on" in side:
+                raise ActionError("A roll already made is named by its card, not by its total.")
+        seq = ctx.param_int("roll")
+        if seq is not None:
+            if ctx.sheet is None:
+                raise ActionError("Choose the character who resists.")
+            ctx.request["attacker"] = resisted_roll(ctx, seq)
+            ctx.request["defender"] = fill_uni_spec(ctx, ctx.request.get("defender"), ctx.sheet)
+            ctx.request.pop("even_contest", None)
+            return
         ctx.request["attacker"] = fill_uni_spec(ctx, ctx.request.get("attacker"), ctx.sheet)
         defender = ctx.request.get("defender")
         target = ctx.param_int("target")

@@ -5,7 +5,10 @@ UNI-2), success is 9 (UNI-1), and the GM's opposition is a task."""
 
 from __future__ import annotations
 
-from ..kit.ui import PEOPLE, POOL, FieldControl, GameUi, OppositionRoll
+from collections.abc import Mapping
+from typing import Any
+
+from ..kit.ui import PEOPLE, POOL, FieldControl, GameUi, OppositionRoll, small_int
 from .odds import SUCCESS
 from .rolls import DIFFICULTIES, ROLL_KINDS
 
@@ -29,6 +32,51 @@ OTHER_OR_SCORE = FieldControl(
     POOL, whose="picked", sheet_key="sheet_id", label="The defending side's roll", score=True
 )
 
+
+def resist_with(form: Mapping[str, Any]) -> dict[str, Any]:
+    """UNI-5: the resister's character (the form's sheet) resists the roll on card `seq`
+    with an attribute and a skill (a task) or an attribute doubled (a Simple Test); the
+    table reads the ratings and the roll's total."""
+    kind = "task" if form.get("skill") else "simple_test"
+    defender: dict[str, Any] = {
+        "kind": kind,
+        "attribute_name": str(form.get("attribute", "")).strip()[:40],
+    }
+    if kind == "task":
+        defender["skill_name"] = str(form.get("skill", "")).strip()[:60]
+    request: dict[str, Any] = {"defender": defender}
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request
+
+
+def resist_choices(
+    action: str,
+    request: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    traits: tuple[tuple[str, str, int | None], ...],
+) -> list[tuple[str, dict[str, str]]]:
+    """UNI-5: what a character may resist a task or test with in one tap: the roll's own
+    attribute and skill when the character has that skill, then each of their skills
+    with the roll's attribute, then each attribute doubled (a Simple Test)."""
+    if action != "task":
+        return []
+    attributes = [name for group, name, _ in traits if group == "attributes"]
+    skills = [name for group, name, rating in traits if group == "skills" and rating]
+    if not attributes:
+        return []
+    wanted = str(request.get("attribute_name") or "").casefold()
+    attribute = next((a for a in attributes if a.casefold() == wanted), attributes[0])
+    their_skill = str(request.get("skill_name") or "").casefold()
+    skills.sort(key=lambda name: name.casefold() != their_skill)
+    choices = [
+        (f"{attribute} + {skill}", {"attribute": attribute, "skill": skill}) for skill in skills
+    ]
+    choices += [(f"{name} doubled", {"attribute": name}) for name in attributes]
+    return choices
+
+
 UI = GameUi(
     difficulty_is_target=False,
     builder_from_table=True,
@@ -40,6 +88,8 @@ UI = GameUi(
         action="task",
         extra={"kind": "task"},
     ),
+    card_moves={"resisted": resist_with},
+    card_move_picks={"resisted": resist_choices},
     action_fields={
         "resisted": {"attacker": ACTING_OR_SCORE, "defender": OTHER_OR_SCORE},
         "chase": {"runner": ACTING_ROLL, "chaser": OTHER_ROLL},

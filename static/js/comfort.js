@@ -108,6 +108,13 @@
     item.querySelectorAll(".card-moves[data-moves-for][hidden]").forEach(function (moves) {
       if (gm || mine.indexOf(moves.getAttribute("data-moves-for")) >= 0) { moves.hidden = false; }
     });
+    // A move against someone else's roll: shown if the viewer plays anyone else (a
+    // player's move, data-players-only, never on a GM's page: its card is the players').
+    item.querySelectorAll(".card-moves[data-moves-against][hidden]").forEach(function (moves) {
+      if (gm && moves.hasAttribute("data-players-only")) { return; }
+      var roller = moves.getAttribute("data-moves-against");
+      if (mine.some(function (id) { return id !== roller; })) { moves.hidden = false; }
+    });
   }
 
   // The dice animation and sound. Never for a sealed card (it has no dice to show, and
