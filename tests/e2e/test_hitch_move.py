@@ -50,3 +50,10 @@ def test_ctx4_a_player_buys_the_gms_hitch_in_two_taps(chromium, daphne_server):
     assert alice.evaluate(FOCUSED_TEXT).startswith("Buy d8 d8")
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= PHONE[0]
     alice.context.close()
+    # The GM's page shows the roll with the GM's tools, never the players' move on it.
+    gm = log_in(chromium, daphne_server, "gm")
+    gm.goto(f"{daphne_server.url}/c/{seeded['id']}/table/")
+    expect(gm.locator("#socket-status")).to_have_attribute("data-state", "live")
+    expect(gm.locator(f"#event-{seeded['seq']} .gm-card-menu")).to_be_attached()
+    expect(gm.locator(f"#event-{seeded['seq']}").get_by_text("Buy the GM's hitch")).to_be_hidden()
+    gm.context.close()
