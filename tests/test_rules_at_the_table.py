@@ -32,19 +32,6 @@ NOT_YET = {
     "CTX-9",
     "SMV-2",
     "SMV-4",
-    "PER-2",
-    "PER-4",
-    "PER-5",
-    "PER-7",
-    "PER-8",
-    "UNI-6",
-    "UNI-7",
-    "UNI-9",
-    "UNI-10",
-    "UNI-11",
-    "UNI-12",
-    "UNI-13",
-    "UNI-14",
 }
 
 
