@@ -208,9 +208,11 @@ class GameUi:
     name -> where the pages play it besides the table (the sheet page). field_words:
     action name -> field -> FieldWords, the game's words for a plain field of the
     More-actions form (otherwise it is named from the schema). player_fields: action
-    name -> field -> FieldControl, for an action of `card_actions` a player takes too:
-    the roll card's menu is the GM's, so a player gets a More-actions form for it, with
-    these pickers (SMV-9: pay to remove a Trouble Pool die; CTX-4: buy the GM's hitch).
+    name -> field -> FieldControl, a player's pickers where they differ from the GM's:
+    for an action of `card_actions` a player takes too (the roll card's menu is the GM's,
+    so a player gets a More-actions form for it: SMV-9, CTX-4), and where a player, who
+    always acts as a character, is not asked what the sheet or the logged roll gives and
+    the GM, who may act for no one, types (SER-10's margin, Unisystem's attributes).
     """
 
     panel_counters: tuple[str, ...] | None = None

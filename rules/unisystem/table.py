@@ -149,6 +149,9 @@ def uni_named_modifier(ctx: Table, char: CharacterView, entry: object) -> object
     )
 
 
+CHOOSE_CHARACTER = "Choose the character this is for."
+
+
 def uni_attribute(ctx: Table, name: str) -> int:
     return ctx.character().require("attributes", name, "attribute").rating or 0
 
@@ -219,6 +222,8 @@ class UniAttributes(Transition):
 
     def prepare(self, ctx: Table) -> None:
         if ctx.sheet is None:
+            if not ctx.is_gm:  # a player acts as a character, whose sheet gives these
+                raise ActionError(CHOOSE_CHARACTER)
             return
         for key in self.fields.get(ctx.action.name, ()):
             ctx.request[key] = uni_attribute(ctx, key.title())
@@ -245,6 +250,8 @@ class UniLifePoints(Transition):
         if ctx.sheet is None:
             if ctx.action.name == "heal":
                 raise ActionError("Choose the character being healed.")
+            if not ctx.is_gm:
+                raise ActionError(CHOOSE_CHARACTER)
             return
         char = ctx.character()
         ctx.request["life_points"] = char.counter("life_points")

@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import PEOPLE, POOL, FieldControl, GameUi, OppositionRoll, small_int
+from ..kit.ui import FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, OppositionRoll, small_int
 from .odds import SUCCESS
 from .rolls import DIFFICULTIES, ROLL_KINDS
+
+SHEETS_OWN = FieldControl(FROM_TABLE)  # the table reads it from the sheet or the scene
 
 # The builder's kinds of roll (the last one said shorter than the rules say it).
 BUILDER_KINDS = (
@@ -91,6 +93,8 @@ UI = GameUi(
     card_moves={"resisted": resist_with},
     card_move_picks={"resisted": resist_choices},
     action_fields={
+        # UNI-11: the running tally is the task's, kept by the table.
+        "lengthy_task": {"accumulated": SHEETS_OWN, "rolls_made": SHEETS_OWN},
         "resisted": {"attacker": ACTING_OR_SCORE, "defender": OTHER_OR_SCORE},
         "chase": {"runner": ACTING_ROLL, "chaser": OTHER_ROLL},
         "jump": {"acrobatics": FieldControl(POOL, label="Acrobatics roll")},
@@ -102,6 +106,17 @@ UI = GameUi(
             "participants": FieldControl(
                 PEOPLE, by_id=True, like="leader", label="Who rolls (a long task)"
             ),
+        },
+    },
+    # A player acts as a character, whose sheet gives these numbers (UNI-9, UNI-12..14);
+    # the GM may also roll for no character, and then types them.
+    player_fields={
+        "heal": {"life_points": SHEETS_OWN, "max_life_points": SHEETS_OWN},
+        "movement": {"dexterity": SHEETS_OWN, "constitution": SHEETS_OWN},
+        "jump": {"acrobatics": FieldControl(POOL, label="Acrobatics roll"), "strength": SHEETS_OWN},
+        "fear_test": {
+            "modifiers": FieldControl(POOL, only="modifiers", label="Qualities"),
+            "willpower": SHEETS_OWN,
         },
     },
     # UNI-8: a Guest Star's or Adversary's scores are computed on its sheet page.

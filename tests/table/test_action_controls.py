@@ -550,6 +550,15 @@ def test_a_player_gets_no_form_of_the_gms_nor_a_second_one_beside_a_control(
         ("cortex_slots", "advance", ("advance-operation", "advance-trait", "advance-to"),
          ("advance-advance_points", "advance-milestones", "advance-from",
           "advance-signature")),
+        # UNI-9, UNI-13, UNI-14, UNI-12: the character's Life Points and attributes.
+        ("unisystem", "heal", ("heal-doctor_total",),
+         ("heal-life_points", "heal-max_life_points")),
+        ("unisystem", "movement", (), ("movement-dexterity", "movement-constitution")),
+        ("unisystem", "jump", ("jump-jump",), ("jump-strength",)),
+        ("unisystem", "fear_test", (), ("fear_test-willpower",)),
+        # UNI-11: the running tally is the task's.
+        ("unisystem", "lengthy_task", ("lengthy_task-required_levels",),
+         ("lengthy_task-accumulated", "lengthy_task-rolls_made")),
     ],
 )  # fmt: skip
 def test_a_players_form_asks_only_what_the_player_chooses(
