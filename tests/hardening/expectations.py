@@ -529,6 +529,25 @@ def _table_rows() -> list[Row]:
             **post,
         ),
         r("table_act_form", "GET", players, 200, 200, url=lambda c: {"action_name": "benefit"}),
+        # A card move the world's game does not declare: refused by role first (the
+        # observer), then as no such move (tests/table/test_card_moves.py and its
+        # neighbours play the moves that exist, and their refusals).
+        Row(
+            "table_move",
+            "POST",
+            _roles(W(404), W(404), W(404), W(403), W(404), W(LOGIN)),
+            _roles(W(404), W(404), W(404), W(403), W(404), W(LOGIN_HX)),
+            url=lambda c: {"action_name": "bank_move"},
+            **post,
+        ),
+        Row(
+            "table_move_pick",
+            "GET",
+            _roles(W(404), W(404), W(404), W(403), W(404), W(LOGIN)),
+            _roles(W(404), W(404), W(404), W(403), W(404), W(LOGIN_HX)),
+            url=lambda c: {"action_name": "resist"},
+            query="?seq=1",
+        ),
         r(
             "table_gm_points_each",
             "POST",

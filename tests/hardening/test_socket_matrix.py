@@ -118,8 +118,16 @@ def contest_mals_turn(w: World) -> dict:
     return act("contest_roll", {"pool": [FIGHTIN], "table": {"contest": number}}, t.pc.pk)
 
 
+def in_the_open(t) -> None:
+    """SER-5: a player's roll is read against the scene's opposition; after a secret GM
+    roll elsewhere in the matrix, that would seal it until the reveal. The GM sets a
+    number in the open first, so each row shows only what it names."""
+    t.perform(t.gm, "set_difficulty", {"difficulty": 7})
+
+
 def blind_roll(w: World):
     t = serenity(w)
+    in_the_open(t)
     return t.perform(t.player, "roll", {"pool": [FIGHTIN]}, sheet_id=t.pc.pk, visibility="blind")
 
 
@@ -130,6 +138,7 @@ def secret_roll(w: World):
 
 def public_roll(w: World):
     t = serenity(w)
+    in_the_open(t)
     return t.perform(t.player, "roll", {"pool": [FIGHTIN]}, sheet_id=t.pc.pk)
 
 
