@@ -16,6 +16,7 @@ from ..kit.ui import (
     FieldWords,
     GameUi,
     OppositionRoll,
+    on_card,
     small_int,
 )
 from .rolls import SPEND_KINDS
@@ -25,34 +26,25 @@ SLOTS = {"total": "The total", "effect": "The effect die"}
 
 def buy_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
     """CTX-4: the GM buys the card's hitch number `index` of roll `seq`."""
-    request: dict[str, Any] = {"buyer": "gm", "index": small_int(form.get("index"))}
-    seq = small_int(form.get("seq"))
-    if seq is not None:
-        request["table"] = {"roll": seq}
-    return request
+    return on_card(form, {"buyer": "gm", "index": small_int(form.get("index"))})
 
 
 def bank_die(form: Mapping[str, Any]) -> dict[str, Any]:
     """CTX-3: the roller's card names the kept roll `seq`, its banked die `index` and the
     slot it joins; the table reads the dice and the plot points."""
-    request: dict[str, Any] = {
-        "index": small_int(form.get("index")),
-        "to": str(form.get("to", "")).strip()[:10],
-    }
-    seq = small_int(form.get("seq"))
-    if seq is not None:
-        request["table"] = {"roll": seq}
-    return request
+    return on_card(
+        form,
+        {
+            "index": small_int(form.get("index")),
+            "to": str(form.get("to", "")).strip()[:10],
+        },
+    )
 
 
 def buy_gms_hitch(form: Mapping[str, Any]) -> dict[str, Any]:
     """CTX-4, CTX-7: a player's character (the form's sheet) buys the hitch `index` of the
     GM's roll on card `seq` for 1 plot point; the table reads the dice and who buys."""
-    request: dict[str, Any] = {"index": small_int(form.get("index"))}
-    seq = small_int(form.get("seq"))
-    if seq is not None:
-        request["table"] = {"roll": seq}
-    return request
+    return on_card(form, {"index": small_int(form.get("index"))})
 
 
 def gms_hitches(

@@ -305,3 +305,27 @@ def whole_number(value: object, digits: int = 9) -> int | None:
 def small_int(value: object) -> int | None:
     """A form's small whole number (at most 5 digits), or None."""
     return whole_number(value, digits=5)
+
+
+# A Cortex-family game whose tests are read against the scene's opposition: a pool the GM
+# rolls, or a number the GM sets, is the number to beat, which the builder shows from the
+# table and the roll reads there (rules.kit.builder.to_beat); a typed number only asks
+# the odds "what if". GameUi(**AGAINST_THE_TABLE, ...).
+AGAINST_THE_TABLE: dict[str, Any] = {
+    "builder_from_table": True,
+    "target_label": "Odds against another number",
+    "difficulty_help": "Players' rolls must beat this number, as they must beat the result "
+    "of an opposition pool (which sets a new one).",
+    "secret_note": "your roll's card opens when it is revealed",
+    "secret_help": "Rolled or set in secret, players' rolls against it show sealed until "
+    "you reveal it; then their cards say how they went.",
+}
+
+
+def on_card(form: Mapping[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """A move's request from a roll card, pointed at the roll the card shows (the form's
+    `seq`, as the table's `roll`): the table reads that roll's dice and outcome."""
+    seq = small_int(form.get("seq"))
+    if seq is not None:
+        request["table"] = {"roll": seq}
+    return request

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..kit.cortex import PLAYER_BENEFITS
 from ..kit.ui import (
+    AGAINST_THE_TABLE,
     DICE,
     FROM_TABLE,
     POOL,
@@ -35,16 +36,8 @@ TEST_FIELDS = {
 FROM_THE_TABLE = FieldControl(FROM_TABLE)
 
 UI = GameUi(
-    # SER-5, SMV-10: the opposition (a pool the GM rolls, or a number) is the number to beat;
-    # the builder shows it from the table (rules.kit.builder.to_beat), never typed.
-    builder_from_table=True,
-    # The typed number only asks the odds "what if"; the roll is against the table's.
-    target_label="Odds against another number",
-    difficulty_help="Players' rolls must beat this number, as they must beat the result of "
-    "an opposition pool (which sets a new one).",
-    secret_note="your roll's card opens when it is revealed",
-    secret_help="Rolled or set in secret, players' rolls against it show sealed until you "
-    "reveal it; then their cards say how they went.",
+    # SER-5, SMV-10: the opposition is the number to beat, from the table.
+    **AGAINST_THE_TABLE,
     challenge_groups=("values",),
     opposition=SITUATION_POOL,
     card_help=", activate complications",

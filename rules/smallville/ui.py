@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..kit.ui import (
+    AGAINST_THE_TABLE,
     DICE,
     FROM_TABLE,
     POOL,
@@ -21,6 +22,7 @@ from ..kit.ui import (
     FieldWords,
     GameUi,
     PoolAdditions,
+    on_card,
     small_int,
 )
 
@@ -34,11 +36,7 @@ def remove_trouble(form: Mapping[str, Any]) -> dict[str, Any]:
     """SMV-9: a player's character (the form's sheet) pays 1 plot point to take a Trouble
     Pool die out against a 1 of the Watchtower's roll on card `seq` (the table reads
     the pool and the 1; the largest die it allows goes)."""
-    request: dict[str, Any] = {"operation": "remove"}
-    seq = small_int(form.get("seq"))
-    if seq is not None:
-        request["table"] = {"roll": seq}
-    return request
+    return on_card(form, {"operation": "remove"})
 
 
 def trouble_choices(
@@ -63,16 +61,8 @@ TEST_FIELDS = {
 FROM_THE_TABLE = FieldControl(FROM_TABLE)
 
 UI = GameUi(
-    # SER-5, SMV-10: the opposition (a pool the Watchtower rolls, or a number) is the number to beat;
-    # the builder shows it from the table (rules.kit.builder.to_beat), never typed.
-    builder_from_table=True,
-    # The typed number only asks the odds "what if"; the roll is against the table's.
-    target_label="Odds against another number",
-    difficulty_help="Players' rolls must beat this number, as they must beat the result of "
-    "an opposition pool (which sets a new one).",
-    secret_note="your roll's card opens when it is revealed",
-    secret_help="Rolled or set in secret, players' rolls against it show sealed until you "
-    "reveal it; then their cards say how they went.",
+    # SER-5, SMV-10: the opposition is the number to beat, from the table.
+    **AGAINST_THE_TABLE,
     challenge_groups=("values", "relationships"),
     opposition=replace(SITUATION_POOL, dice_help=" Trouble Pool dice can be added to it."),
     session_note=", and Resources used last session are free again (SMV-7)",

@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..kit.ui import FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, OppositionRoll, small_int
+from ..kit.ui import (
+    FROM_TABLE,
+    PEOPLE,
+    POOL,
+    FieldControl,
+    GameUi,
+    OppositionRoll,
+    on_card,
+)
 from .odds import SUCCESS
 from .rolls import DIFFICULTIES, ROLL_KINDS
 
@@ -46,11 +54,7 @@ def resist_with(form: Mapping[str, Any]) -> dict[str, Any]:
     }
     if kind == "task":
         defender["skill_name"] = str(form.get("skill", "")).strip()[:60]
-    request: dict[str, Any] = {"defender": defender}
-    seq = small_int(form.get("seq"))
-    if seq is not None:
-        request["table"] = {"roll": seq}
-    return request
+    return on_card(form, {"defender": defender})
 
 
 def resist_choices(
