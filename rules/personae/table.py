@@ -157,7 +157,7 @@ def fill_opposition(ctx: Table) -> None:
             raw = {key: raw[key] for key in REACTOR_NAMES if key in raw}
             request.pop("difficulty", None)
         if not raw.get("skill_name"):
-            raise ActionError(f"Name the skill {reactor.name} resists with (reactor.skill_name).")
+            raise ActionError(f"Choose the skill {reactor.name} resists with.")
         request["reactor"] = fill_per_side(ctx, raw, reactor, banks=False)
         ctx.params["target"] = reactor.pk
         return

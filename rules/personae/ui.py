@@ -37,6 +37,13 @@ def extend_or_end(form: Mapping[str, Any]) -> dict[str, Any]:
     return request
 
 
+CONCERTED_EFFORT_FIELDS = {
+    "coordinator": FieldControl(POOL, only="actor", label="The coordinator's roll"),
+    "contributors": FieldControl(PEOPLE, by_id=True, label="Who contributes"),
+    "reactor": FROM_THE_TABLE,
+    "assistants": ASSISTANTS,
+}
+
 UI = GameUi(
     panel_counters=("criticals", "potential_threshold"),
     builder_from_table=True,
@@ -58,11 +65,9 @@ UI = GameUi(
             "assistants": ASSISTANTS,
         },
         "give_critical": {"giver": FROM_THE_TABLE, "receiver": FROM_THE_TABLE},
-        "concerted_effort": {
-            "coordinator": FieldControl(POOL, only="actor", label="The coordinator's roll"),
-            "contributors": FieldControl(PEOPLE, by_id=True, label="Who contributes"),
-            "reactor": FROM_THE_TABLE,
-            "assistants": ASSISTANTS,
-        },
+        "concerted_effort": CONCERTED_EFFORT_FIELDS,
     },
+    # PER-1, PER-8: a player's concerted effort is against the GM's difficulty, read from
+    # the table; only the GM names another number.
+    player_fields={"concerted_effort": {**CONCERTED_EFFORT_FIELDS, "difficulty": FROM_THE_TABLE}},
 )

@@ -91,7 +91,8 @@ def fill_uni_spec(
         if key == "second_attribute" and spec.get("kind") != "two_attributes":
             continue
         if not spec.get(name_key):
-            raise ActionError(f"Name the attribute {sheet.name} rolls ({name_key}).")
+            which = "the second attribute" if key == "second_attribute" else "the attribute"
+            raise ActionError(f"Tick {which} {sheet.name} rolls with.")
         trait = char.require("attributes", spec[name_key], "attribute")
         spec[key], spec[name_key] = trait.rating or 0, trait.name
     if spec.get("kind", "task") == "task":

@@ -556,6 +556,9 @@ def test_a_player_gets_no_form_of_the_gms_nor_a_second_one_beside_a_control(
         ("unisystem", "movement", (), ("movement-dexterity", "movement-constitution")),
         ("unisystem", "jump", ("jump-jump",), ("jump-strength",)),
         ("unisystem", "fear_test", (), ("fear_test-willpower",)),
+        # PER-8: a player's concerted effort is against the GM's difficulty.
+        ("personae", "concerted_effort", ("concerted_effort-goal",),
+         ("concerted_effort-difficulty",)),
         # UNI-11: the running tally is the task's.
         ("unisystem", "lengthy_task", ("lengthy_task-required_levels",),
          ("lengthy_task-accumulated", "lengthy_task-rolls_made")),
