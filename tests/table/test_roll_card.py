@@ -164,6 +164,14 @@ def test_personae_the_comparison_that_decided_is_on_the_cards_face(table_for, fa
         sheet_id=t.pc.pk,
     )  # fmt: skip
     assert "Decided by: 7 against 8 (Zoe), −1, after 1 yield" in _outside(lost)
+    faces.queue.extend([5, 3, 2])  # 5 + 4 = 9 ties the difficulty, which has no die to yield
+    tied = t.perform(t.player, "challenge", {"actor": {"skill_name": "Swordplay"},
+                                             "goal": "Leap the gap"}, sheet_id=t.pc.pk)  # fmt: skip
+    assert tied.outcome["decided_by"] == "out_of_dice"
+    assert (
+        "Decided by: 9 against 9 (the difficulty), a tie; the side with a die left to yield "
+        "won the tie" in _outside(tied)
+    )
 
 
 def test_serenity_a_roll_against_the_opposition_says_its_outcome_and_margin_on_the_face(
