@@ -107,8 +107,10 @@ def test_per5_a_challenge_against_a_character_who_rolled_a_natural_10(chromium, 
     assert seeded["reactor_ten"]["result"] == "failure"
     card = _card(alice, seeded["reactor_ten"]["seq"])
     expect(card).to_contain_text("Failure")
-    expect(card.locator(".decided")).to_contain_text("(Bo), a tie")
-    expect(card.get_by_text("natural 10")).to_have_count(2)
+    expect(card.locator(".decided")).to_contain_text(
+        "(Bo), a tie; the reactor's natural 10 takes a first tie"
+    )
+    expect(card.get_by_text("natural 10")).to_have_count(3)  # the face and both dice
     builder = f"#builder-{seeded['sheets']['alice']}"
     _click(alice, builder, "Climbing")
     # Each pick re-renders the builder; what shows is the server's answer with it.
