@@ -99,10 +99,15 @@ def test_per4_the_actors_natural_10_banks_a_critical(chromium, daphne_server):
     expect(card.locator(".decided")).to_contain_text("14 against 12 (the difficulty), +2")
 
 
-def test_per5_a_challenge_against_a_character_who_rolled_a_natural_10(chromium, daphne_server):
+@pytest.mark.parametrize("goal_first", [False, True], ids=["picks-then-goal", "goal-then-picks"])
+def test_per5_a_challenge_against_a_character_who_rolled_a_natural_10(
+    chromium, daphne_server, goal_first
+):
     """PER-5: Bo's natural 10 fails Ace even on an unbroken tie (and overrides Ace's own
     natural 10, PER-4); then Ace picks "Against" Bo and "Resisting with" in the builder
-    and rolls, and the card compares Ace's total with Bo's roll."""
+    and rolls, and the card compares Ace's total with Bo's roll. Whether the goal is typed
+    before the picks or after, each pick made as soon as the builder shows settled is
+    kept (a builder just swapped in is wired at once, not when htmx settles it)."""
     alice, seeded = _table(chromium, daphne_server, "reactor_ten")
     assert seeded["reactor_ten"]["result"] == "failure"
     card = _card(alice, seeded["reactor_ten"]["seq"])
@@ -113,6 +118,8 @@ def test_per5_a_challenge_against_a_character_who_rolled_a_natural_10(chromium, 
     expect(card.get_by_text("natural 10")).to_have_count(3)  # the face and both dice
     builder = f"#builder-{seeded['sheets']['alice']}"
     _click(alice, builder, "Climbing")
+    if goal_first:
+        _fill(alice, builder, "goal", "Get there before Bo")
     # Each pick re-renders the builder; what shows is the server's answer with it.
     against = alice.locator(f"{builder} select[name=against]")
     _settled(alice, builder)
@@ -122,7 +129,8 @@ def test_per5_a_challenge_against_a_character_who_rolled_a_natural_10(chromium, 
     _settled(alice, builder)
     resisting.select_option(label="Climbing")
     expect(resisting).to_have_value("Climbing")
-    _fill(alice, builder, "goal", "Get there before Bo")
+    if not goal_first:
+        _fill(alice, builder, "goal", "Get there before Bo")
     expect(resisting.locator("option[selected]")).to_have_text("Climbing")
     expect(alice.locator(f"{builder} .pool-status")).to_contain_text("Against Bo")
     seq = _roll(alice, builder)
