@@ -392,14 +392,6 @@
     }
   }
 
-  // A builder swapped in is wired by htmx only when it settles (htmx's settle delay), but
-  // the focus is back in it at once: a key pressed in between (a tick, in the time a fast
-  // keyboard player takes) would change the box and send nothing. Wire it at the swap.
-  document.addEventListener("htmx:afterSwap", function (evt) {
-    var swapped = evt.target;
-    if (window.htmx && swapped && swapped.matches && swapped.matches(".pool-builder")) { htmx.process(swapped); }
-  });
-
   document.addEventListener("htmx:afterSwap", function () {
     Object.keys(keptEdits).forEach(function (id) {
       var builder = document.getElementById(id);
