@@ -1,7 +1,8 @@
 """What a game keeps for the scene reaches the page through its declarations
 (rules.kit.scene): the scene panel shows it in the game's words, with the game's own
 partial where it has one, and a More-actions form offers the names the scene keeps of
-the kind it asks for."""
+the kind it asks for. Each character's row shows the dice of the groups the game's sheet
+keeps at the table."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 
 from rules.registry import SYSTEMS
+from table.scene_panel import panel_groups
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +68,29 @@ def test_tasks_and_chases_show_apart_and_each_form_offers_its_own(table_for, cli
     assert '<option value="Ritual">' in task_form and "Alley" not in task_form
     assert "Chase name</label>" in chase_form and 'name="table_chase"' in chase_form
     assert '<option value="Alley">' in chase_form and "Ritual" not in chase_form
+
+
+@pytest.mark.parametrize(
+    ("slug", "groups"),
+    [
+        ("serenity", ("stress", "complications")),
+        ("smallville", ("stress",)),
+        ("cortex_slots", ("conditions",)),
+        ("personae", ()),
+        ("unisystem", ()),
+    ],
+)
+def test_a_characters_dice_on_the_panel_are_those_the_sheet_keeps_at_the_table(
+    slug, groups, table_for
+):
+    """SER-7, SMV-10, CTX-4: stress, complications and conditions are given at the table,
+    so the panel shows them; the traits a player builds on the sheet, never."""
+    assert panel_groups(table_for(slug).campaign) == groups
+
+
+def test_the_panel_shows_a_characters_complication_not_their_assets(table_for, client_for):
+    """SER-7: Mal's complication is on the panel's row; his Pistol stays on his sheet."""
+    t = table_for("serenity")
+    row = _panel(client_for(t.other), t.campaign).split(f'id="char-{t.pc.pk}"')[1]
+    row = row.split("</tr>")[0]
+    assert "Winged d6" in row and "Pistol" not in row
