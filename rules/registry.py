@@ -15,6 +15,7 @@ from . import cortex_slots, personae, serenity, smallville, unisystem
 from .kit.errors import RulesError
 from .kit.game import GameSystem, game_from_package
 from .kit.mechanics import Mechanic
+from .kit.scene import cuts
 
 GAMES = (serenity, cortex_slots, smallville, personae, unisystem)
 
@@ -31,8 +32,9 @@ def system_choices() -> list[tuple[str, str]]:
 
 
 def register(package: ModuleType) -> GameSystem:
-    """Add a game package to the registry (once: a second package with the same slug or a
-    rules ID already taken is refused)."""
+    """Add a game package to the registry (once: a second package with the same slug, a
+    rules ID already taken or a scene key cut otherwise than another game cuts it is
+    refused)."""
     game = game_from_package(package)
     if game.slug in SYSTEMS:
         if SYSTEMS[game.slug].module is package:
@@ -41,6 +43,7 @@ def register(package: ModuleType) -> GameSystem:
     taken = [m.id for m in game.mechanics if m.id in BY_ID]
     if taken:
         raise RulesError(f"rules IDs already taken: {', '.join(taken)}")
+    cuts([*(p for known in SYSTEMS.values() for p in known.scene), *game.scene])
     SYSTEMS[game.slug] = game
     SYSTEM_CHOICES.append((game.slug, game.name))
     BY_ID.update({m.id: m for m in game.mechanics})
@@ -55,6 +58,12 @@ def unregister(slug: str) -> None:
     SYSTEM_CHOICES.remove((game.slug, game.name))
     for mechanic in game.mechanics:
         BY_ID.pop(mechanic.id, None)
+
+
+def scene_cuts() -> dict[str, str]:
+    """How a void cuts each scene-state key the registered games declare (rules.kit.scene):
+    a key means the same in every game that keeps it."""
+    return cuts(piece for game in SYSTEMS.values() for piece in game.scene)
 
 
 def get_system(slug: object) -> GameSystem:

@@ -55,7 +55,6 @@ class Pickers:
     acting: list[Sheet]  # the characters this member may act for
     rolls: list[tuple[int, str]]  # (seq, "#12 Mal: 2 successes"), newest first
     contests: list[tuple[int, str]]  # (contest id, "#1 Mal against Thugs")
-    trackers: list[str]  # lengthy tasks and chases kept for the scene
     state: Mapping[str, Any] = field(default_factory=dict)  # the scene as the member sees it
     die_sizes: tuple[str, ...] = tuple(f"d{size}" for size in SIZES)
     picked_roll: int | None = None  # the kept roll whose dice were picked
@@ -114,12 +113,15 @@ def open_contests(state: Mapping[str, Any]) -> list[tuple[int, str]]:
     return out
 
 
-def trackers_of(state: Mapping[str, Any]) -> list[str]:
-    found: list[str] = []
-    for kind in (state.get("trackers") or {}).values():
-        if isinstance(kind, Mapping):
-            found.extend(str(name) for name in kind if str(name) not in found)
-    return found
+def named_params(game, params: tuple[str, ...], state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The table options of `params` that name something the game keeps for the scene
+    (a ScenePiece's named_by, rules.kit.scene): each asked as a name, typed or picked
+    from those the scene keeps (as the member sees it)."""
+    return [
+        {"param": piece.named_by, "label": piece.name_label, "names": piece.names(state)}
+        for piece in game.scene
+        if piece.named_by and piece.named_by in params
+    ]
 
 
 def pickers_for(
@@ -132,7 +134,6 @@ def pickers_for(
         acting=acting_sheets(campaign, membership, sheets),
         rolls=recent_rolls(campaign, membership),
         contests=open_contests(state),
-        trackers=trackers_of(state),
         state=state,
     )
     declared = campaign.game.scores
@@ -417,7 +418,8 @@ def _pool_value(campaign, membership, pickers, key, control, data, acting) -> An
 
 def table_params(pickers: Pickers, membership: Membership, campaign: Campaign, data: Mapping):
     """The table options picked on the form (which contest, which earlier roll, the other
-    character, the task or chase), each checked against what this member may see."""
+    character, the name of something the game keeps for the scene), each checked against
+    what this member may see (a name is free text: the transition looks it up)."""
     out: dict[str, Any] = {}
     contest = str(data.get("table_contest", "") or "").strip()
     if contest:
@@ -445,9 +447,9 @@ def table_params(pickers: Pickers, membership: Membership, campaign: Campaign, d
         if out.get("roll", pickers.picked_roll) != pickers.picked_roll:
             raise PickError("Those dice are not from the earlier roll picked.")
         out["roll"] = pickers.picked_roll
-    for key in ("task", "chase"):
+    for key in sorted({p.named_by for p in campaign.game.scene if p.named_by}):
         raw = " ".join(str(data.get(f"table_{key}", "") or "").split())[:80]
-        if raw:
+        if raw and key not in out:
             out[key] = raw
     return out
 
@@ -461,6 +463,7 @@ __all__ = [
     "PickError",
     "Pickers",
     "field_value",
+    "named_params",
     "pickers_for",
     "table_params",
 ]

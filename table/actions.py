@@ -39,12 +39,12 @@ optional "table" object of table-level options, never passed to the rules:
                the reactor or opponent whose sheet fills the other side
     roll       the seq of an earlier CTX roll for a Bank move or a bought hitch
                (default: the latest one of the character, or of the scene)
-    task       the name of a lengthy-task tracker (UNI-11)
-    chase      the name of a chase tracker (UNI-13)
-    from_seq   the seq of a logged roll whose total a lengthy task adds
+    from_seq   the seq of a logged roll whose total the action adds
+    (others)   the name of an item a game keeps for the scene, by the option its
+               scene piece is named by (rules.kit.scene.ScenePiece.named_by)
 
 Fields the database knows (dice sizes and ratings on the sheet, plot points,
-criticals, stress, the Trouble Pool, contest state, trackers) are filled in from
+criticals, stress, the scene's pools, contest state, trackers) are filled in from
 the database; whatever the client sent for them is ignored.
 """
 
@@ -67,6 +67,7 @@ from campaigns.locking import Busy, retry_conflicts
 from campaigns.models import Campaign, Membership, Scene
 from rules.kit.actions import resolve, roll
 from rules.kit.errors import RulesError
+from rules.kit.scene import expired_word
 from rules.registry import get_system
 
 from . import broadcast, logrows, signals, undo, whispers
@@ -681,9 +682,10 @@ def scene_started(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
 
 
 def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
-    """Log a scene's end and expire what was kept for it (Trouble Pool, contests,
-    bought hitches, trackers, ...), inside the transaction of campaigns.services that
-    ends it (campaigns.signals.scene_ended; table.receivers calls this)."""
+    """Log a scene's end and expire what was kept for it (contests, assets and whatever
+    the game keeps: its card names each key in the game's words, rules.kit.scene),
+    inside the transaction of campaigns.services that ends it (campaigns.signals.
+    scene_ended; table.receivers calls this)."""
     head = _lock(campaign.pk)
     if head.scene is not None and head.scene.pk == scene.pk:
         _set_scene(head, None)
@@ -695,7 +697,7 @@ def scene_ended(campaign: Campaign, scene: Scene, user=None) -> TableEvent:
         state.expired = True
         state.version += 1
         state.save(update_fields=["expired", "version", "updated_at"])
-    parts = ", ".join(f"{k.replace('_', ' ')}" for k in expired)
+    parts = ", ".join(expired_word(campaign.game.scene, k) for k in expired)
     return _append(
         head,
         campaign,

@@ -10,7 +10,7 @@ those events.
 
 `TableLog` is the head of a campaign's log (last seq, last hash, last seq the
 players could see) so appending needs no scan. `SceneState` holds what lasts a
-scene only (Trouble Pool, contests, bought hitches, trackers, ...), one JSON row
+scene only (contests, assets, and what the game's SCENE declares), one JSON row
 per scene, locked with select_for_update whenever it changes. `SessionState` holds
 what lasts one play session across its scenes (SER-10 session Assets), one row per
 campaign, emptied by each session_start.

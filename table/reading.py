@@ -73,10 +73,9 @@ def scene_state(
     """The active scene and what is kept for it, as `user` may see it (`membership`:
     the user's, when the caller has read it already).
 
-    Without a user, the GM's view. Keys of "state" (each present once used):
-    trouble_pool, contests, complications, useful_details, assets, held_hitches,
-    rolls, difficulty, opportunities, trackers {lengthy, chase}, taken_out,
-    side_stress, shut_down, concerted_effort_used, order (the action order, rules.kit.order).
+    Without a user, the GM's view. Keys of "state" (each present once used): the
+    table's own (contests, complications, assets, difficulty, order: the action order,
+    rules.kit.order) and those the game declares in its SCENE (rules.kit.scene).
     """
     gm = True
     if user is not None or membership is not None:

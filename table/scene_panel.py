@@ -1,5 +1,6 @@
-"""The scene panel: what the active scene keeps, the characters' points, stress and
-troubles, and the contest going on, as one member may see them; its htmx views.
+"""The scene panel: what the active scene keeps (the table's own and the pieces the game
+declares, rules.kit.scene), the characters' points and the dice the table gives them,
+and the contest going on, as one member may see them; its htmx views.
 
 Every read of the table goes through `table.actions` (and so through the visibility
 gate); the panel, the pool builders and the page all read the scene from here.
@@ -27,9 +28,6 @@ from . import actions, recent_pools, visibility
 from .models import TableEvent
 from .order_panel import tracker
 from .view_support import error_text, small_int, spend
-
-PANEL_DICE_GROUPS = ("stress", "complications", "conditions")
-
 
 # --------------------------------------------------------------------------- reading the scene
 
@@ -96,6 +94,28 @@ def bonus_grants(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str,
     return sorted(grants, key=lambda record: str(record.get("name", "")))
 
 
+def scene_pieces(campaign: Campaign, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What the game keeps for the scene, as the panel shows it: each declared piece with
+    a label and a value in `state` (already as the member may see it), in the game's
+    words: its lines of text, or the game's template partial for it."""
+    game = campaign.game
+    shown = []
+    for piece in game.scene:
+        value = piece.value(state)
+        if not piece.label or not value:
+            continue
+        shown.append(
+            {
+                "label": piece.label,
+                "leads": piece.leads,
+                "value": value,
+                "template": game.partials[piece.partial] if piece.partial else None,
+                "lines": piece.lines(value) if piece.lines and not piece.partial else (),
+            }
+        )
+    return shown
+
+
 def newest_seq(campaign: Campaign, membership: Membership) -> int:
     """The newest event this member may see (0 before the first)."""
     seq = visible_events(campaign, membership).order_by("-seq").values_list("seq", flat=True)
@@ -136,15 +156,26 @@ def panel_counters(campaign: Campaign) -> tuple[str, ...]:
     return tuple(c.key for c in game.sheet_template.table_owned_counters())
 
 
+def panel_groups(campaign: Campaign) -> tuple[str, ...]:
+    """The sheet groups whose dice the panel shows for each character: the game's choice,
+    or the die groups its sheet keeps at the table."""
+    game = campaign.game
+    if game.ui.panel_groups is not None:
+        return game.ui.panel_groups
+    return tuple(g.key for g in game.sheet_template.groups if g.table_owned)
+
+
 def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str, Any]]:
-    """Every visible character's points, stress, complications and criticals."""
+    """Every visible character's counters and dice the table keeps (panel_counters,
+    panel_groups)."""
     sheets = list(visible_sheets(campaign, membership))
     ids = [s.pk for s in sheets]
     counters: dict[int, dict[str, int]] = {i: {} for i in ids}
     for c in Counter.objects.filter(sheet_id__in=ids):
         counters[c.sheet_id][c.key] = c.value
     dice: dict[int, list[Trait]] = {i: [] for i in ids}
-    for t in Trait.objects.filter(sheet_id__in=ids, group__in=PANEL_DICE_GROUPS, die__isnull=False):
+    groups = panel_groups(campaign)
+    for t in Trait.objects.filter(sheet_id__in=ids, group__in=groups, die__isnull=False):
         dice[t.sheet_id].append(t)
     template = campaign.game.sheet_template
     labels = {c.key: c.label for c in template.counters}
@@ -261,6 +292,7 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "state": state,
         "session_assets": session_assets(campaign, membership),
         "target": scene_target(campaign, state),
+        "scene_pieces": scene_pieces(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
         "contest_turn": contest_turn(campaign, membership, open_contest(state)),

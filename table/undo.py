@@ -6,9 +6,11 @@ scene state it touched. `apply_undo` runs in the void's transaction: counters ge
 their deltas back (never below zero), dice, flags and scene state go back only where
 nothing later changed them; everything left as it is is named, so the GM is told.
 
-The scene state is cut into independent pieces ("parts"): the Trouble Pool, one
-contest, one scene asset, one tracker, the hitches bought by one event, ... A later
-event that changed the same piece blocks its undo; changes to other pieces do not.
+The scene state is cut into independent pieces ("parts"): one contest, one scene asset,
+the difficulty, and the pieces of what each game keeps, cut as its SCENE declares
+(`rules.kit.scene`: a pool as one piece, an item kept by name, the items one event
+added, ...). A later event that changed the same piece blocks its undo; changes to
+other pieces do not.
 The session state (SER-10 session Assets) is cut the same way and restored only within
 the session it was recorded in: a later session_start expired it already.
 """
@@ -16,24 +18,25 @@ the session it was recorded in: a later session_start expired it already.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import F
 
+from rules.kit.scene import BY_KIND_AND_NAME, BY_NAME, BY_SEQ, piece_at
+from rules.registry import scene_cuts
 from sheets.models import Counter, Sheet, Trait
 
 from .models import Kind, SceneState, SessionState, TableEvent, canonical_json
 
-# Scene-state keys holding independent things by name (or id), by kind and name, or as
-# lists of items stamped with the seq of the event that added them; any other key
-# (trouble_pool, difficulty, ...) is one piece. next_id only counts up: never undone.
-BY_NAME = ("contests", "useful_details", "assets", "rolls", "side_stress")
-# Scene complications are kept by character and name: each is a piece of its own, so a
-# public one never lifts the veil from a secret one of the same character.
-BY_KIND_AND_NAME = ("trackers", "complications")
-BY_SEQ = ("held_hitches", "opportunities", "taken_out", "shut_down")
+# The table's own scene-state keys holding independent things by name (or id), or by
+# kind and name; the games' keys are cut as their SCENE declares (rules.registry's
+# scene_cuts), and any other key (the difficulty, ...) is one piece. Scene complications
+# are kept by character and name: each is a piece of its own, so a public one never
+# lifts the veil from a secret one of the same character. next_id only counts up: never
+# undone.
+OWN_CUTS = {"contests": BY_NAME, "assets": BY_NAME, "complications": BY_KIND_AND_NAME}
 # "veiled" holds what players saw of pieces a hidden event changed (table.visibility).
 VEILS = "veiled"
 NOT_UNDONE = ("next_id", VEILS)
@@ -43,23 +46,28 @@ def _key(path: list) -> str:
     return canonical_json(path)
 
 
+def _cuts() -> dict[str, str]:
+    return {**scene_cuts(), **OWN_CUTS}
+
+
 def parts(data: Mapping[str, Any]) -> dict[str, Any]:
     """The scene state as {canonical path: value}, one entry per independent piece."""
     out: dict[str, Any] = {}
+    cut = _cuts()
     for key, value in data.items():
         if key in NOT_UNDONE:
             continue
-        if key in BY_NAME and isinstance(value, Mapping):
+        if cut.get(key) == BY_NAME and isinstance(value, Mapping):
             for name, item in value.items():
                 out[_key([key, name])] = item
-        elif key in BY_KIND_AND_NAME and isinstance(value, Mapping):
+        elif cut.get(key) == BY_KIND_AND_NAME and isinstance(value, Mapping):
             for kind, named in value.items():
                 if isinstance(named, Mapping):
                     for name, item in named.items():
                         out[_key([key, kind, name])] = item
                 else:
                     out[_key([key, kind])] = named
-        elif key in BY_SEQ and isinstance(value, list):
+        elif cut.get(key) == BY_SEQ and isinstance(value, list):
             groups: dict[Any, list] = {}
             for item in value:
                 seq = item.get("seq") if isinstance(item, Mapping) else None
@@ -97,7 +105,7 @@ def get(data: Mapping[str, Any], path: list) -> Any:
     key = path[0]
     if len(path) == 1:
         return data.get(key)
-    if key in BY_SEQ:
+    if _cuts().get(key) == BY_SEQ:
         items = [
             i for i in data.get(key) or [] if isinstance(i, Mapping) and i.get("seq") == path[1]
         ]
@@ -119,7 +127,7 @@ def put(data: dict[str, Any], path: list, value: Any) -> None:
         else:
             data[key] = value
         return
-    if key in BY_SEQ:
+    if _cuts().get(key) == BY_SEQ:
         kept = [
             i
             for i in data.get(key) or []
@@ -143,17 +151,15 @@ def put(data: dict[str, Any], path: list, value: Any) -> None:
         node[path[-1]] = value
 
 
-def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
+def describe(
+    path: list, names: Mapping[int, str], scope: str = "scene", pieces: Iterable = ()
+) -> str:
     """A piece of scene (or session) state in words, for the void's card (never its
-    value)."""
+    value): the table's own, or in the words the game's `pieces` declare."""
     key, rest = path[0], path[1:]
     last = rest[-1] if rest else ""
-    if key == "trouble_pool":
-        return "the Trouble Pool"
     if key == "difficulty":
         return "the difficulty"
-    if key == "concerted_effort_used":
-        return "the scene's concerted effort"
     if key == "contests":
         return f"contest #{last}"
     if key == "complications":
@@ -162,27 +168,13 @@ def describe(path: list, names: Mapping[int, str], scope: str = "scene") -> str:
         if len(rest) > 1:
             return f"the scene complication “{last}” of {who or 'a character'}"
         return f"the scene complications of {who or 'a character'}"
-    if key == "useful_details":
-        return f"the Useful Detail “{last}”"
     if key == "assets":
         return f"the {scope} asset “{last}”"
-    if key == "rolls":
-        return "the kept roll"  # its seq may be a blind roll's: not named
-    if key == "side_stress":
-        return f"the stress of {last}"
-    if key == "held_hitches":
-        return f"the hitch bought in #{last}"
-    if key == "opportunities":
-        return f"the Opportunity of #{last}"
-    if key == "taken_out":
-        return f"who was taken out in #{last}"
-    if key == "shut_down":
-        return f"the Shut Down of #{last}"
     if key == "order":
         return "the action order"
-    if key == "trackers":
-        kind = {"lengthy": "lengthy task", "chase": "chase"}.get(str(rest[0]), "tracker")
-        return f"the {kind} “{last}”"
+    piece = piece_at(pieces, path) if scope == "scene" else None
+    if piece is not None:
+        return piece.described(path)
     return str(key).replace("_", " ")
 
 
@@ -326,7 +318,7 @@ def _flag(ctx, sheet: Sheet, change: Mapping[str, Any], target: TableEvent, out:
     out.done.append(f"{sheet.name}'s {name}: not used any more.")
 
 
-def _state(target: TableEvent, plan: Mapping[str, Any], names, out: Undone) -> None:
+def _state(target: TableEvent, plan: Mapping[str, Any], names, out: Undone, declared) -> None:
     pieces = plan.get("state") or []
     if not pieces:
         return
@@ -335,7 +327,7 @@ def _state(target: TableEvent, plan: Mapping[str, Any], names, out: Undone) -> N
         title = (target.refs.get("scene") or {}).get("title") or "its scene"
         out.left.append(f"“{title}” has ended, so its scene state was left as it is.")
         return
-    if _restore(row, pieces, names, out, "scene"):
+    if _restore(row, pieces, names, out, "scene", declared):
         row.save(update_fields=["data", "version", "updated_at"])
 
 
@@ -356,12 +348,12 @@ def _session_state(target: TableEvent, plan: Mapping[str, Any], names, out: Undo
         row.save(update_fields=["data", "version", "updated_at"])
 
 
-def _restore(row, pieces: list, names, out: Undone, scope: str) -> bool:
+def _restore(row, pieces: list, names, out: Undone, scope: str, declared=()) -> bool:
     """Put back each piece nothing changed since; True if any was (the row's version
-    moves on)."""
+    moves on). `declared`: the game's scene pieces, for their words."""
     changed = False
     for piece in reversed(pieces):
-        path, what = piece["path"], describe(piece["path"], names, scope)
+        path, what = piece["path"], describe(piece["path"], names, scope, declared)
         now = get(row.data, path)
         if canonical_json(now) != canonical_json(piece["to"]):
             out.left.append(f"{what[:1].upper()}{what[1:]} changed since: left as it is.")
@@ -412,7 +404,7 @@ def apply_undo(ctx, target: TableEvent) -> Undone:
         sheet = sheet_of(change["sheet"])
         if sheet is not None:
             _flag(ctx, sheet, change, target, out)
-    _state(target, plan, names, out)
+    _state(target, plan, names, out, ctx.system.scene)
     _session_state(target, plan, names, out)
     out.effects = ctx.effects + out.effects
     return out

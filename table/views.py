@@ -26,7 +26,15 @@ from rules.kit.ui import KEPT_DICE
 from sheets.models import Sheet
 
 from . import actions, live_pool, recent_pools, rolls, visibility, whispers
-from .action_forms import PickError, Pickers, field_value, picker_rows, pickers_for, table_params
+from .action_forms import (
+    PickError,
+    Pickers,
+    field_value,
+    named_params,
+    picker_rows,
+    pickers_for,
+    table_params,
+)
 from .action_menu import field_controls, more_actions
 from .builder import (
     build,
@@ -47,6 +55,7 @@ from .scene_panel import (
     contest_turn,
     newest_seq,
     open_contest,
+    scene_pieces,
     scene_snapshot,
     scene_state,
     scene_target,
@@ -120,6 +129,8 @@ def action_entry(
         "pickers": rows,
         # The table options this action's transition reads: the form asks for those only.
         "table_params": params,
+        # Those that name something the game keeps for the scene, with the names it keeps.
+        "named_params": named_params(campaign.game, params, pickers.state),
         "fresh": fresh,
     }
 
@@ -147,6 +158,7 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "state": state,
         "session_assets": session,
         "target": scene_target(campaign, state),
+        "scene_pieces": scene_pieces(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
         "contest": open_contest(state),
         "contest_turn": contest_turn(campaign, membership, open_contest(state)),

@@ -18,6 +18,7 @@ from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
+from .scene import SCENE
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
 from .start import ready as READY
@@ -38,6 +39,7 @@ __all__ = [
     "ORDER",
     "PREFIX",
     "READY",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

@@ -19,8 +19,10 @@ a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), 
 (what a sheet still needs before it can roll, in the game's words; default: one trait
 with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
 none): `rules.kit.starting`; FOUNDRY (how it reads a Foundry VTT actor of the Cortex
-Prime system, `rules.kit.foundry`; default: it reads none) and START_HERE (its "Start
-here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template).
+Prime system, `rules.kit.foundry`; default: it reads none), START_HERE (its "Start
+here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template) and
+SCENE (what it keeps for the scene, each key a `rules.kit.scene.ScenePiece`: how a void
+gives it back, its words, how the scene panel shows it; default: nothing of its own).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .foundry import FoundryReading
 from .mechanics import Mechanic
 from .odds_queries import NO_ODDS, OddsQueries
 from .order import DEFAULT_ORDER, OrderRules
+from .scene import ScenePiece, cuts
 from .sheet import SheetTemplate
 from .starting import ReadyCheck, Starter, StartHere, default_ready, default_start_here
 from .table import Points, Transition
@@ -68,6 +71,7 @@ class GameSystem:
     starters: tuple[Starter, ...] = ()
     foundry: FoundryReading | None = None
     start_here: StartHere | None = None
+    scene: tuple[ScenePiece, ...] = ()
 
     def missing_to_roll(self, traits) -> tuple[str, ...]:
         """What the sheet still needs for a legal pool, in the game's words; () when ready."""
@@ -114,7 +118,15 @@ def game_from_package(package: ModuleType) -> GameSystem:
         foundry=getattr(package, "FOUNDRY", None),
         start_here=getattr(package, "START_HERE", None)
         or default_start_here(package.SHEET_TEMPLATE),
+        scene=_scene(package),
     )
+
+
+def _scene(package: ModuleType) -> tuple[ScenePiece, ...]:
+    """Its scene pieces (a key cut two ways is refused)."""
+    pieces = tuple(getattr(package, "SCENE", ()))
+    cuts(pieces)
+    return pieces
 
 
 def _decisions(package: ModuleType) -> dict[str, tuple[str, ...]]:

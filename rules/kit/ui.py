@@ -179,7 +179,8 @@ class GameUi:
     """What the table and sheet pages need to know of a game besides its rules.
 
     panel_counters: the counters the scene panel shows for each character (None: the
-    sheet's counters kept at the table). difficulty_is_target: a difficulty set for the
+    sheet's counters kept at the table); panel_groups: the sheet groups whose dice it
+    shows (None: the groups kept at the table: stress, conditions...). difficulty_is_target: a difficulty set for the
     scene is the number to beat (False: it is a modifier to the roll, UNI-4).
     builder_from_table: a player's pool builder takes the GM's difficulty and bonus
     dice from the table (PER-1, UNI-4). difficulty_from: the word before a difficulty's
@@ -216,6 +217,7 @@ class GameUi:
     """
 
     panel_counters: tuple[str, ...] | None = None
+    panel_groups: tuple[str, ...] | None = None
     difficulty_is_target: bool = True
     builder_from_table: bool = False
     # The sheet group by which another character resists in the pool builder (PER-5: the

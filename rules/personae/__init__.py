@@ -16,6 +16,7 @@ from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
+from .scene import SCENE
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
 from .start import ready as READY
@@ -36,6 +37,7 @@ __all__ = [
     "POINTS",
     "PREFIX",
     "READY",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

@@ -20,6 +20,7 @@ from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
+from .scene import SCENE
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 from .start import STARTERS
 from .start import ready as READY
@@ -41,6 +42,7 @@ __all__ = [
     "ORDER",
     "PREFIX",
     "READY",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

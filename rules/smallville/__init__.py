@@ -20,6 +20,7 @@ from .imports import FOUNDRY
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
+from .scene import SCENE
 from .sheet import SHEET_TEMPLATE, STRESS_TYPES
 from .start import STARTERS
 from .start import ready as READY
@@ -42,6 +43,7 @@ __all__ = [
     "PREFIX",
     "READY",
     "SESSION_FLAGS",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

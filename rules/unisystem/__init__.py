@@ -18,6 +18,7 @@ from .demo import DEMO
 from .mechanics import MECHANICS, NAME, PREFIX, SLUG, SOURCE
 from .odds import ODDS_DECISIONS
 from .odds_queries import ODDS
+from .scene import SCENE
 from .scores import SCORES
 from .sheet import SHEET_TEMPLATE
 from .start import STARTERS
@@ -40,6 +41,7 @@ __all__ = [
     "PREFIX",
     "READY",
     "SCORES",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

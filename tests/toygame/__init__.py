@@ -4,7 +4,8 @@ as it would any game kept outside rules/; the tests in this folder play it end t
 
 A sheet of two traits, each a die; a roll takes one or both and keeps the highest die
 against the scene's difficulty (TOY-1, TOY-2); the GM's hunch is a d20 rolled behind
-the screen (TOY-3). Everything below is what rules.kit.game reads.
+the screen (TOY-3); a clue found is kept for the scene (TOY-4: its SCENE). Everything
+below is what rules.kit.game reads.
 """
 
 from .rules import (
@@ -16,6 +17,7 @@ from .rules import (
     ODDS,
     ODDS_DECISIONS,
     PREFIX,
+    SCENE,
     SHEET_TEMPLATE,
     SLUG,
     SOURCE,
@@ -31,6 +33,7 @@ __all__ = [
     "ODDS",
     "ODDS_DECISIONS",
     "PREFIX",
+    "SCENE",
     "SHEET_TEMPLATE",
     "SLUG",
     "SOURCE",

@@ -15,8 +15,9 @@ from rules.kit.faces import FaceSource
 from rules.kit.mechanics import Mechanic
 from rules.kit.odds_queries import OddsQueries, OddsReport, bars, dice, number, percent
 from rules.kit.requests import get_int, get_str
+from rules.kit.scene import BY_NAME, ScenePiece
 from rules.kit.sheet import SheetTemplate, TraitGroup
-from rules.kit.table import Table, Transition
+from rules.kit.table import ActionError, Table, Transition
 
 SLUG = "toy"
 NAME = "Toy Dice"
@@ -28,6 +29,7 @@ MECHANICS = (
     Mechanic("TOY-1", "Pool", "one or both of the sheet's two traits; the highest die counts."),
     Mechanic("TOY-2", "Difficulty", "the highest die succeeds when it meets the difficulty."),
     Mechanic("TOY-3", "Hunch", "the GM rolls a d20 behind the screen."),
+    Mechanic("TOY-4", "Clues", "a clue found is kept for the scene, by its name."),
 )
 DECISIONS: dict[str, tuple[str, ...]] = {}
 ODDS_DECISIONS: dict[str, tuple[str, ...]] = {}
@@ -84,6 +86,18 @@ def resolve_hunch(req: Mapping, faces: FaceSource) -> dict[str, Any]:
     }
 
 
+def resolve_spot(req: Mapping, faces: FaceSource) -> dict[str, Any]:
+    """TOY-4: a clue found, by the name the table gives it, with a note of where."""
+    clue = get_str(req, "clue", max_len=80)
+    note = get_str(req, "note", max_len=80, default="")
+    return {
+        "headline": f"Clue found: {clue}",
+        "explanation": f"A clue is found: {clue}{f' ({note})' if note else ''}.",
+        "clue": clue,
+        "note": note,
+    }
+
+
 ACTIONS = {
     "roll": Action(
         name="roll",
@@ -102,6 +116,15 @@ ACTIONS = {
         schema={"note": {"type": "str", "meaning": "what the hunch is about"}},
         example={"note": "Is the door trapped?"},
         example_faces=(17,),
+    ),
+    "spot": Action(
+        name="spot",
+        title="Spot a clue",
+        resolver=resolve_spot,
+        rules=("TOY-4",),
+        schema={"note": {"type": "text", "default": "", "meaning": "where it was found"}},
+        example={"clue": "Muddy boots", "note": "by the door"},
+        rolls=False,
     ),
 }
 
@@ -132,7 +155,52 @@ class Hunch(Transition):
     gm_only = True
 
 
-TABLE: dict[str, Transition] = {"roll": ToyRoll(), "hunch": Hunch()}
+class Spot(Transition):
+    """TOY-4: the clue is named by the table option `clue` and kept in the scene's "clues"
+    (a clue of the same name is found again); a GM's clue found in secret is veiled from
+    players by the table, as any scene state a hidden event writes."""
+
+    needs_scene = True
+    table_params = ("clue",)
+
+    def prepare(self, ctx: Table) -> None:
+        clue = ctx.param_str("clue")
+        if not clue:
+            raise ActionError("Name the clue.")
+        ctx.request["clue"] = clue
+
+    def apply(self, ctx: Table, outcome: dict[str, Any]) -> None:
+        clues = ctx.data.setdefault("clues", {})
+        clues[outcome["clue"]] = {"note": outcome.get("note") or "", "seq": ctx.seq}
+        ctx.note(clue=outcome["clue"])
+
+
+TABLE: dict[str, Transition] = {"roll": ToyRoll(), "hunch": Hunch(), "spot": Spot()}
+
+
+def clue_lines(clues: Any) -> list[str]:
+    """TOY-4: each clue of the scene, with where it was found."""
+    if not isinstance(clues, Mapping):
+        return []
+    return [
+        f"{name} ({clue['note']})" if isinstance(clue, Mapping) and clue.get("note") else name
+        for name, clue in clues.items()
+    ]
+
+
+# TOY-4: what Toy Dice keeps for the scene, declared here and nowhere else.
+SCENE = (
+    ScenePiece(
+        key="clues",
+        cut=BY_NAME,
+        words="the clue “{name}”",
+        expired="clues",
+        label="Clues",
+        lines=clue_lines,
+        named_by="clue",
+        name_label="Clue name",
+    ),
+)
 
 
 def fill_builder(pool, chosen, by_id, data, counters, character, target, traits=()) -> None:

@@ -1,10 +1,12 @@
 """Toy Dice, registered from outside rules/, played end to end through the real pages and
 the table's socket: a sheet edited on its page, the pool builder with its odds, a roll,
-the GM's secret roll sealed to players, replay after a reconnect, and the exports. No file
-outside tests/toygame/ knows the game."""
+the GM's secret roll sealed to players, replay after a reconnect, the exports, and a clue
+kept for the scene (shown, voided, expired). No file outside tests/toygame/ knows the
+game."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -23,6 +25,7 @@ from .. import toygame
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SEALED = "The GM rolled behind the screen"
+HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
@@ -126,3 +129,73 @@ def test_the_gms_hunch_is_sealed_to_players_live_in_replay_and_in_exports(
     )
     assert "trap?" not in markdown.content.decode()
     assert re.search(r"Hunch: \d+", markdown.content.decode()) is None
+
+
+def _spot(client, campaign, sheet, clue, note="", visibility="public"):
+    data = {"table_clue": clue, "spot-note": note, "spot-visibility": visibility}
+    if sheet is not None:
+        data["sheet"] = sheet.pk
+    return client.post(reverse("table_act", args=[campaign.pk, "spot"]), data, **HX)
+
+
+def _panel(client, campaign) -> str:
+    return html.unescape(client.get(reverse("table_scene", args=[campaign.pk])).content.decode())
+
+
+def test_a_clue_shows_on_the_panel_is_given_back_by_a_void_and_expires_with_the_scene(
+    table, gm, player, client_for
+):
+    """TOY-4: scene state the toy declares only in its own package (its SCENE). The
+    More-actions form asks for the clue by its name; the panel lists it in the game's
+    words; a void gives it back and says which; the scene's end names what expired."""
+    campaign, sheet = table
+    pip, gm_client = client_for(player), client_for(gm)
+    page = pip.get(reverse("table", args=[campaign.pk])).content.decode()
+    assert "Clue name" in page and 'name="table_clue"' in page
+    assert "✓" in _spot(pip, campaign, sheet, "Muddy boots", "by the door").content.decode()
+    _spot(pip, campaign, sheet, "Torn map")
+    panel = _panel(pip, campaign)
+    assert "<dt>Clues</dt>" in panel
+    assert "<li>Muddy boots (by the door)</li>" in panel and "<li>Torn map</li>" in panel
+    form = pip.get(reverse("table_act_form", args=[campaign.pk, "spot"])).content.decode()
+    assert '<option value="Muddy boots">' in form  # the scene's clues, one tap away
+
+    boots = TableEvent.objects.get(campaign=campaign, action="spot", outcome__clue="Muddy boots")
+    voided = gm_client.post(
+        reverse("table_void", args=[campaign.pk, boots.pk]), {"reason": "wrong room"}, **HX
+    )
+    assert voided.status_code == 200
+    struck = TableEvent.objects.get(campaign=campaign, kind="void")
+    assert struck.outcome["undone"] == ["The clue “Muddy boots”: restored."]
+    panel = _panel(pip, campaign)
+    assert "Muddy boots" not in panel and "<li>Torn map</li>" in panel
+
+    gm_client.post(reverse("table_gm_scene", args=[campaign.pk]), {"op": "end"}, **HX)
+    ended = TableEvent.objects.get(campaign=campaign, kind="scene_end")
+    assert ended.explanation == "“The cellar” ends. Expired with it: clues."
+    assert ended.effects == [{"scene_state": {"expired": {"clues": 1}}}]
+    assert "Expired with it: clues." in html.unescape(
+        pip.get(reverse("table", args=[campaign.pk])).content.decode()
+    )
+
+
+def test_a_clue_found_behind_the_screen_is_not_the_players_to_see_or_count(
+    table, gm, player, client_for
+):
+    """TOY-4 with the secrecy contract: a clue the GM finds in secret is on the GM's panel
+    only, offered on the GM's form only, and the scene's public end does not count it."""
+    campaign, _ = table
+    pip, gm_client = client_for(player), client_for(gm)
+    _spot(gm_client, campaign, None, "Hidden lever", "behind the shelf", visibility="gm")
+    assert "Hidden lever" in _panel(gm_client, campaign)
+    assert "Hidden lever" not in _panel(pip, campaign)
+    assert "<dt>Clues</dt>" not in _panel(pip, campaign)
+    form = pip.get(reverse("table_act_form", args=[campaign.pk, "spot"])).content.decode()
+    assert "Hidden lever" not in form
+    gm_form = gm_client.get(reverse("table_act_form", args=[campaign.pk, "spot"])).content
+    assert b'<option value="Hidden lever">' in gm_form
+
+    gm_client.post(reverse("table_gm_scene", args=[campaign.pk]), {"op": "end"}, **HX)
+    ended = TableEvent.objects.get(campaign=campaign, kind="scene_end")
+    assert ended.explanation == "“The cellar” ends."
+    assert "clues" not in json.dumps(ended.effects)

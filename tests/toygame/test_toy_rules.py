@@ -1,5 +1,5 @@
 """Toy Dice's rules and transitions, with no database: what the package declares is all a
-game is (TOY-1, TOY-2, TOY-3)."""
+game is (TOY-1, TOY-2, TOY-3, TOY-4)."""
 
 from __future__ import annotations
 
@@ -72,3 +72,18 @@ def test_the_odds_chart_sums_to_one_and_matches_the_chance():
     assert sum(bar.chance for bar in shown.bars) == 1
     assert sum(bar.chance for bar in shown.bars if bar.success) == shown.chance
     assert shown.summary == "50.0% to meet 5."  # only the d8 can show 5 or more
+
+
+def test_a_clue_is_named_by_the_table_and_kept_for_the_scene():
+    """TOY-4: the clue's name is the table option the game declares; without one, or
+    without a scene, nothing is kept."""
+    table = MemoryTable(GAME, [hero()])
+    with pytest.raises(ActionError, match="Name the clue"):
+        play(table, "spot", {}, sheet=table.sheets[0])
+    play(table, "spot", {"note": "by the door"}, sheet=table.sheets[0], clue="Muddy boots")
+    assert table.scene["clues"] == {"Muddy boots": {"note": "by the door", "seq": 1}}
+    (piece,) = GAME.scene
+    assert piece.named_by in GAME.table["spot"].table_params
+    assert piece.lines(table.scene["clues"]) == ["Muddy boots (by the door)"]
+    with pytest.raises(ActionError, match="Start a scene"):
+        play(MemoryTable(GAME, [hero()], scene=None), "spot", {}, clue="Footprints")
