@@ -17,7 +17,7 @@ from websockets.streams import StreamReader
 from rollcall.asgi import table_sockets
 from table.broadcast import text_frame
 
-from .sockets import HANG_GUARD, messages, open_socket, send, seqs, session_cookie
+from .sockets import HANG_GUARD, _head, caught_up, messages, open_socket, send, seqs, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -65,9 +65,12 @@ class Framed:
             (b"cookie", f"sessionid={await session_cookie(user)}".encode()),
         ]
         comm = WebsocketCommunicator(app, f"/ws/campaign/{campaign.pk}/?last_seq=0", headers)
+        comm.head = await _head(campaign)
         connected, _ = await comm.connect()
         assert connected
-        await messages(comm)
+        # Live once its replay is out (a socket still replaying takes the general path):
+        # the replay ends with the log's head, so the fixture's log is never empty.
+        await caught_up(comm)
         return comm
 
     async def wait(self, count: int) -> None:
@@ -80,7 +83,11 @@ class Framed:
 
 @pytest.fixture
 async def t(table_for):
-    return await sync_to_async(table_for)("serenity")
+    table = await sync_to_async(table_for)("serenity")
+    # One event before any socket opens: each socket's replay then ends with a card the
+    # test can wait for, and the socket is live (framed delivery) after it.
+    await sync_to_async(table.perform)(table.gm, "roll", {"pool": [GOONS]})
+    return table
 
 
 async def test_each_audience_gets_its_card_framed_once_and_reads_what_the_general_path_sends(t):
@@ -89,14 +96,14 @@ async def test_each_audience_gets_its_card_framed_once_and_reads_what_the_genera
     comms.append(await other.open(t.other, t.campaign))
     plain, connected, _ = await open_socket(t.observer, t.campaign)  # no frame writer
     assert connected
-    await messages(plain)
+    await caught_up(plain)
 
     await send(comms[0], {"type": "act", "action": "roll", "request": {"pool": [GOONS]}})
     for framed in (gm, player, other):
         await framed.wait(1)
     by_path = await messages(plain, 1)
 
-    assert seqs(gm.texts()) == seqs(player.texts()) == seqs(by_path) == [1]
+    assert seqs(gm.texts()) == seqs(player.texts()) == seqs(by_path) == [2]
     assert player.texts() == other.texts() == by_path  # players and observers alike
     assert player.frames[0] is other.frames[0]  # one frame for the audience
     assert "GM tools" in gm.texts()[0] and "GM tools" not in player.texts()[0]
