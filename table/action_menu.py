@@ -2,9 +2,10 @@
 where the others are played.
 
 An action is left out when the page already has a real control for it (the pool
-builder, the GM dashboard's opposition, difficulty, bonus dice, points and contest
-controls, the contest box, the card menu's quick actions); `control_of` names it, and
-the page says where. Every other action gets a form when each of its fields is plain
+builder, the GM dashboard's opposition and points, the tools and panel hooks the game
+declares: its difficulty, its dashboard blocks, its panel box's moves and the roll on a
+side's turn; the card menu's quick actions); `control_of` names it, and the page says
+where. Every other action gets a form when each of its fields is plain
 (a number, a switch, a choice, a die, a line of text) or one the game declares a
 picker for (rules.kit.ui.FieldControl, table/action_forms.py): nobody types JSON.
 """
@@ -20,16 +21,7 @@ from .state import handler_for
 
 # Actions with a control of their own on the dashboard, whatever the game.
 DASHBOARD_ACTIONS = {
-    "set_difficulty": "the GM dashboard's difficulty",
-    "grant_bonus_dice": "the GM dashboard's bonus dice",
     "give_points": "the GM dashboard's points",
-    "contest_start": "the GM dashboard's contest",
-}
-# A contest's moves (SER-6, SER-7, SMV-10), wherever the game has contests.
-CONTEST_MOVES = {
-    "contest_roll": "the pool builder, on the side's turn",
-    "contest_give_in": "the contest box on the scene panel",
-    "contest_stress": "the contest box on the scene panel",
 }
 
 
@@ -40,8 +32,9 @@ def control_of(game, action: Action, *, gm: bool = True) -> str:
     name = action.name
     if name in DASHBOARD_ACTIONS:
         return DASHBOARD_ACTIONS[name]
-    if name in CONTEST_MOVES:
-        return CONTEST_MOVES[name]
+    tools = game.tools.actions()  # the game's GM tools and panel hooks (rules.kit.tools)
+    if name in tools:
+        return tools[name]
     if name in game.ui.played_elsewhere:
         return game.ui.played_elsewhere[name]
     if name in game.ui.card_actions:

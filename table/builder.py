@@ -25,7 +25,8 @@ from rules.kit.d10_table import bonus_grant
 from sheets.models import Sheet, Trait
 
 from . import live_pool
-from .scene_panel import counters_of, open_contest, scene_state, scene_target, session_assets
+from .game_tools import panel_box
+from .scene_panel import counters_of, scene_state, scene_target, session_assets
 from .view_support import whole_number
 
 MIN_TARGET, MAX_TARGET = -50, 200
@@ -104,7 +105,7 @@ class BuilderInputs:
     assets: list[tuple[str, str, str]]
     counters: dict[str, int]
     target: int | None
-    contest: dict[str, Any] | None
+    box: dict[str, Any] | None  # what the game's panel box shows (table.game_tools)
     table: dict[str, Any]  # the GM's difficulty and bonus dice (from_the_table)
     # The dice the GM added to this roll while it is built (table.live_pool).
     additions: list[dict[str, Any]] = field(default_factory=list)
@@ -116,7 +117,7 @@ class BuilderInputs:
         lines = [(t.pk, t.version, t.position) for t in self.traits]
         text = json.dumps(
             [lines, self.sheet_version]
-            + [self.assets, sorted(self.counters.items()), self.target, self.contest]
+            + [self.assets, sorted(self.counters.items()), self.target, self.box]
             + ([self.table] if self.table else [])
             + ([self.additions] if self.additions else [])
             + ([self.scene] if self.scene else []),
@@ -143,7 +144,7 @@ def builder_inputs(
         assets=table_assets(campaign, state, session),
         counters=counters_of(sheet),
         target=scene_target(campaign, state),
-        contest=open_contest(state),
+        box=panel_box(campaign, state),
         table=from_the_table(campaign, sheet, state),
         additions=live_pool.addition_entries(campaign.pk, sheet.pk) if live else [],
         scene=scene_pieces(campaign, state),

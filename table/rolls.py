@@ -5,10 +5,10 @@ the chat form or the socket's "say") all call `roll_pool`, so they cannot drift 
 the same picks make the same request, with the same dice from the table and the same
 cost. It fills the pool from the table through the game's builder (the sheet's traits,
 the scene's and session's Assets, the GM's difficulty and bonus dice, and the dice the
-GM added to the roll while it was built: table.live_pool), makes it a contest move when
-it is the character's turn in an open contest, performs it through table.actions, then
-clears the pool in the open and keeps the pool among the character's recent ones
-(table.recent_pools).
+GM added to the roll while it was built: table.live_pool), makes it the side's roll when
+it is the character's turn in the game's panel box (table.game_tools), performs it
+through table.actions, then clears the pool in the open and keeps the pool among the
+character's recent ones (table.recent_pools).
 
 Who may roll for the sheet is the caller's to check first (table.builder.sheet_for_builder);
 the action re-checks the role inside its transaction.
@@ -27,10 +27,10 @@ from sheets.models import Sheet
 from . import actions, live_pool, recent_pools, visibility
 from .actions import ActionError
 from .builder import BuilderInputs, build, builder_inputs
+from .game_tools import roll_on_turn
 from .models import TableEvent
-from .scene_panel import open_contest, scene_state
+from .scene_panel import scene_state
 
-CONTEST_ROLL = "contest_roll"  # a contest side's roll (SER-6, SMV-10)
 NO_POOL = "Pick dice first."
 
 
@@ -73,7 +73,8 @@ def roll_pool(
     empty: str = NO_POOL,
 ) -> Rolled:
     """Build the pool of the builder's fields `data` (the picked traits and Assets, and
-    the builder's options: goal, target, as_contest...) from the table, and roll it.
+    the builder's options: target, and those the game reads on a side's turn) from the
+    table, and roll it.
 
     `table`: what the caller read with `read_table` already (chat's `/roll` names the
     traits against it). `expect`: the socket's (audience, membership id), as for
@@ -112,23 +113,8 @@ def told(event: TableEvent, membership: Membership) -> str:
 def roll_request(
     campaign: Campaign, sheet: Sheet, pool: Pool, data: Mapping, state: Mapping
 ) -> tuple[str, dict[str, Any]]:
-    """The action and request for a built pool: a contest move when the sheet is a side
-    whose turn it is (SER-6, SMV-10), in the games that have contest rolls; otherwise
-    the game's roll."""
+    """The action and request for a built pool: the side's roll when the sheet is the
+    side whose move it is in the game's panel box (in a game that declares that roll);
+    otherwise the game's roll."""
     req = dict(pool.request or {})
-    contest = open_contest(state)
-    if (
-        CONTEST_ROLL in campaign.game.actions
-        and contest is not None
-        and contest["contest"].get("status") == "open"
-        and str(data.get("as_contest", "1")) != "0"
-    ):
-        turn = contest["contest"].get("turn")
-        sheets = contest.get("sheets") or []
-        if isinstance(turn, int) and turn < len(sheets) and sheets[turn] == sheet.pk:
-            goal = str(data.get("goal", "")).strip()[:200]
-            if goal:
-                req["goal"] = goal
-            req["table"] = {"contest": contest.get("id")}
-            return CONTEST_ROLL, req
-    return pool.action, req
+    return roll_on_turn(campaign, sheet, req, data, state) or (pool.action, req)

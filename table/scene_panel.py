@@ -1,6 +1,6 @@
 """The scene panel: what the active scene keeps (the table's own and the pieces the game
 declares, rules.kit.scene), the characters' points and the dice the table gives them,
-and the contest going on, as one member may see them; its htmx views.
+and the game's box (table.game_tools), as one member may see them; its htmx views.
 
 Every read of the table goes through `table.actions` (and so through the visibility
 gate); the panel, the pool builders and the page all read the scene from here.
@@ -19,15 +19,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.models import Campaign, Membership
 from campaigns.permissions import get_campaign_for_player, get_campaign_for_user
-from rules.kit import cortex
 from rules.kit.d10_table import GRANT_PREFIX
 from rules.kit.errors import RulesError
 from sheets.models import Counter, Sheet, Trait
 
-from . import actions, recent_pools, visibility
+from . import actions, visibility
+from .game_tools import box_context
 from .models import TableEvent
 from .order_panel import tracker
-from .view_support import error_text, small_int, spend
+from .view_support import error_text, spend
 
 # --------------------------------------------------------------------------- reading the scene
 
@@ -73,14 +73,6 @@ def scene_target(campaign: Campaign, state: Mapping[str, Any]) -> int | None:
             standing = contest.get("standing")
             if isinstance(standing, Mapping) and isinstance(standing.get("result"), int):
                 return standing["result"]
-    return None
-
-
-def open_contest(state: Mapping) -> dict[str, Any] | None:
-    for record in (state.get("contests") or {}).values():
-        contest = record.get("contest") if isinstance(record, Mapping) else None
-        if isinstance(contest, Mapping) and contest.get("status") in ("open", "stress_pending"):
-            return {**record, "contest": contest}
     return None
 
 
@@ -198,82 +190,6 @@ def character_rows(campaign: Campaign, membership: Membership) -> list[dict[str,
     return rows
 
 
-# --------------------------------------------------------------------------- contests
-
-
-def contest_benefits(campaign: Campaign, contest: Mapping) -> list[dict[str, Any]]:
-    """SER-10: the benefits the winner may pick after an extraordinary success."""
-    if not contest.get("extraordinary") or contest.get("status") != "stress_pending":
-        return []
-    game = campaign.game
-    try:
-        parsed = cortex.parse_contest(contest, game.module.GAME.pool_groups)
-        return cortex.benefit_options(
-            gm=parsed.sides[parsed.standing.side].gm,
-            winner_pool=parsed.standing.pool,
-            loser_pool=parsed.failed.pool,
-            stress_die=parsed.stress_die,
-        )
-    except (RulesError, AttributeError, TypeError):
-        return []
-
-
-def contest_turn(
-    campaign: Campaign, membership: Membership, contest: Mapping | None
-) -> dict[str, Any] | None:
-    """The side of the open contest whose turn it is, when this member may move for it
-    (SER-6, SMV-10: the side's player, or a GM): its name, its character and the pools
-    that character rolled last (the member's recent pools, table.recent_pools), each
-    one tap away as the side's roll. None for everyone else: they see whose turn it is,
-    not its buttons (and the transition refuses the move to them all the same)."""
-    if not contest or not membership.can_play:
-        return None
-    record = contest["contest"]
-    turn, sides = record.get("turn"), record.get("sides") or []
-    if record.get("status") != "open" or not isinstance(turn, int) or not 0 <= turn < len(sides):
-        return None
-    sheets = contest.get("sheets") or []
-    sheet_id = sheets[turn] if turn < len(sheets) else None
-    sheet = Sheet.objects.filter(campaign=campaign, pk=sheet_id).first() if sheet_id else None
-    if sides[turn].get("gm") or sheet is None:
-        allowed = membership.is_gm
-    else:
-        allowed = membership.is_gm or sheet.owner_id == membership.user_id
-    if not allowed:
-        return None
-    again = recent_pools.recall(campaign.pk, sheet.pk, membership) if sheet else []
-    return {"name": sides[turn].get("name") or "", "sheet": sheet, "again": again}
-
-
-def stress_types(campaign: Campaign) -> tuple[str, ...]:
-    return tuple(getattr(campaign.game.module, "STRESS_TYPES", ()))
-
-
-def benefits_for(campaign: Campaign, state: Mapping) -> list[dict[str, Any]]:
-    """SER-10 benefits as the panel offers them: each choice's value names the trait it
-    applies to ("step_up_asset:Pistol"), so two of a kind stay apart. Promoting an
-    Asset lists the scene's Assets, or (with none) asks for a name in `target`; the
-    choices that need a name go last, so the one chosen first needs nothing more."""
-    contest = open_contest(state)
-    choices = []
-    for option in contest_benefits(campaign, contest["contest"]) if contest else []:
-        key, trait, text = option["benefit"], option.get("trait"), option["text"]
-        if key == "promote_asset" and not trait:
-            assets = [
-                name
-                for name, asset in (state.get("assets") or {}).items()
-                if not (isinstance(asset, Mapping) and asset.get("promoted"))
-            ]
-            choices += [
-                {"value": f"{key}:{name}", "text": f"{text}: {name}", "named": False}
-                for name in assets
-            ] or [{"value": key, "text": text, "named": True}]
-        else:
-            value = f"{key}:{trait}" if trait else key
-            choices.append({"value": value, "text": text, "named": False})
-    return sorted(choices, key=lambda choice: choice["named"])
-
-
 # --------------------------------------------------------------------------- the panel
 
 
@@ -294,11 +210,8 @@ def panel_context(campaign: Campaign, membership: Membership) -> dict[str, Any]:
         "target": scene_target(campaign, state),
         "scene_pieces": scene_pieces(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
-        "contest": open_contest(state),
-        "contest_turn": contest_turn(campaign, membership, open_contest(state)),
+        **box_context(campaign, membership, state),
         "characters": characters,
-        "stress_types": stress_types(campaign),
-        "benefits": benefits_for(campaign, state),
         "order_tracker": tracker(campaign, membership, scene, state, characters),
     }
 
@@ -320,31 +233,21 @@ def scene_panel(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def contest_move(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Give in (SER-6) or choose the stress (SER-7, SER-10) for the contest going on."""
+def panel_move(request: HttpRequest, campaign_id: int, address: str) -> HttpResponse:
+    """A move from the game's panel box at this address (rules.kit.tools.PanelBox): `op`
+    names one of the moves the box declares, whose form the game reads into the
+    action's request; the action's transition decides who may make it."""
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
-    data = request.POST
-    contest_id = small_int(data.get("contest"))
-    op = data.get("op")
-    req: dict[str, Any] = {"table": {"contest": contest_id}} if contest_id else {}
-    if op == "give_in":
-        name = "contest_give_in"
-    elif op == "stress":
-        name = "contest_stress"
-        req["type"] = str(data.get("type", ""))[:20]
-        # The panel's choices read "benefit:trait" (the trait it applies to), or just
-        # "benefit" when the winner names it in `target` (a scene Asset to promote).
-        benefit, _, trait = str(data.get("benefit", "")).strip().partition(":")
-        if benefit:
-            req["benefit"] = benefit[:40]
-            target = trait.strip() or str(data.get("target", "")).strip()
-            if target:
-                req["target"] = target[:80]
-    else:
+    box = campaign.game.tools.panel
+    if box is None or box.address != address:
+        raise Http404("No such box")
+    move = box.moves.get(str(request.POST.get("op", "")))
+    if move is None or move.action not in campaign.game.actions:
         raise Http404("No such move")
+    req = move.read(request.POST)
     try:
         spend(campaign, request.user)
-        event = actions.perform(campaign, request.user, name, req)
+        event = actions.perform(campaign, request.user, move.action, req)
         message, error = event.headline, ""
     except (actions.ActionError, RulesError) as exc:
         message, error = "", error_text(exc)

@@ -54,7 +54,6 @@ urlpatterns = [
         name="table_void",
     ),
     path("c/<id:campaign_id>/table/gm/roll/", views_gm.gm_roll, name="table_gm_roll"),
-    path("c/<id:campaign_id>/table/gm/contest/", views_gm.gm_contest, name="table_gm_contest"),
     path("c/<id:campaign_id>/table/gm/scene/", views_gm.gm_scene, name="table_gm_scene"),
     path("c/<id:campaign_id>/table/gm/points/", views_gm.gm_plot_points, name="table_gm_points"),
     path(
@@ -62,7 +61,6 @@ urlpatterns = [
         views_gm.gm_plot_points_each,
         name="table_gm_points_each",
     ),
-    path("c/<id:campaign_id>/table/contest/", scene_panel.contest_move, name="table_contest"),
     path("c/<id:campaign_id>/table/order/", order_views.order_move, name="table_order"),
     path(
         "c/<id:campaign_id>/table/live/<id:sheet_id>/",
@@ -71,6 +69,22 @@ urlpatterns = [
     ),
     path("c/<id:campaign_id>/odds/", odds_views.odds_fragment, name="odds"),
     path("c/<id:campaign_id>/table/say/", views_chat.say, name="table_say"),
+    # --- A game's GM tools and panel box (rules.kit.tools), at the addresses it declares,
+    # after every fixed address above: a declared one cannot take theirs. The contests'
+    # keep the names they had before the games declared them.
+    path(
+        "c/<id:campaign_id>/table/gm/contest/",
+        views_gm.gm_tool,
+        {"address": "contest"},
+        name="table_gm_contest",
+    ),
+    path("c/<id:campaign_id>/table/gm/<slug:address>/", views_gm.gm_tool, name="table_gm_tool"),
+    path(
+        "c/<id:campaign_id>/table/contest/",
+        scene_panel.panel_move,
+        {"address": "contest"},
+        name="table_contest",
+    ),
     # --- Log export and verification (table/views_export.py) ---------------------------
     path(
         "c/<id:campaign_id>/table/export/scene/<id:scene_id>.<str:fmt>",
@@ -84,4 +98,10 @@ urlpatterns = [
     ),
     path("c/<id:campaign_id>/table/verify/", views_export.verify_view, name="table_verify"),
     # --- end of log export and verification -------------------------------------------
+    # A game's panel box takes its moves at its address: last, after every fixed one.
+    path(
+        "c/<id:campaign_id>/table/<slug:address>/",
+        scene_panel.panel_move,
+        name="table_panel_move",
+    ),
 ]

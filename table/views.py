@@ -44,23 +44,20 @@ from .builder import (
     target_of,
 )
 from .forms import ActionForm
+from .game_tools import box_context, turn_roll
 from .models import Kind, TableEvent
 from .odds_views import OddsView, pool_odds
 from .order_panel import tracker
 from .rendering import card_html
 from .scene_panel import (
-    benefits_for,
     bonus_grants,
     character_rows,
-    contest_turn,
     newest_seq,
-    open_contest,
     scene_pieces,
     scene_snapshot,
     scene_state,
     scene_target,
     session_assets,
-    stress_types,
     visible_events,
     visible_sheets,
 )
@@ -135,6 +132,31 @@ def action_entry(
     }
 
 
+def dashboard_tools(
+    campaign: Campaign, membership: Membership, state: Mapping
+) -> list[dict[str, Any]]:
+    """The GM dashboard's blocks the game declares (its TOOLS' gm_tools), in its order:
+    each the tool, its partial's templates, or for a tool without one the action's
+    generic form (`entry`, with its `pickers`) as "More actions" draws it."""
+    if not membership.is_gm:
+        return []
+    game = campaign.game
+    blocks = []
+    for tool in game.tools.gm_tools:
+        action = game.actions.get(tool.action)
+        if action is None:
+            continue
+        block: dict[str, Any] = {"tool": tool, "template": None, "entry": None, "pickers": None}
+        if tool.partial:
+            block["template"] = game.partials[tool.partial]
+        else:
+            controls = field_controls(game, action).values()
+            block["pickers"] = pickers_for(campaign, membership, state, controls)
+            block["entry"] = action_entry(campaign, membership, action, block["pickers"])
+        blocks.append(block)
+    return blocks
+
+
 @login_required
 @require_GET
 def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -160,21 +182,19 @@ def table_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "target": scene_target(campaign, state),
         "scene_pieces": scene_pieces(campaign, state),
         "bonus_grants": bonus_grants(campaign, state),
-        "contest": open_contest(state),
-        "contest_turn": contest_turn(campaign, membership, open_contest(state)),
+        **box_context(campaign, membership, state),
         "cards": render_cards(events, membership),
         "more": more,
         "oldest": events[-1].seq if events else None,
         "last_seq": last_seq,
         "panel_seq": last_seq,
         "characters": characters,
-        "stress_types": stress_types(campaign),
-        "benefits": benefits_for(campaign, state),
         "order_tracker": tracker(campaign, membership, scene, state, characters),
         "builders": builders,
         "chat_sheets": playable,
         "whisper_to": whispers.recipients(campaign, membership),
         **_action_forms(campaign, membership, state),
+        "gm_tools": dashboard_tools(campaign, membership, state),
         "all_sheets": list(visible_sheets(campaign, membership)),
         "session_number": TableEvent.objects.filter(
             campaign=campaign, kind=Kind.SESSION_START
@@ -234,7 +254,7 @@ def builder_context(
         "typed_target": str(data.get("target", "") or ""),
         "message": message,
         "error": error,
-        "contest": inputs.contest,
+        "turn_roll": turn_roll(campaign, inputs.box),
         "is_gm": membership.is_gm,
         "gm_additions": gm_additions,
         "recent": recent_pools.recall(campaign.pk, sheet.pk, membership),
@@ -267,10 +287,12 @@ def pool_builder(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpR
 @login_required
 @require_POST
 def pool_roll(request: HttpRequest, campaign_id: int, sheet_id: int) -> HttpResponse:
-    """Roll the built pool (table.rolls.roll_pool: plain, or the character's contest move)."""
+    """Roll the built pool (table.rolls.roll_pool: plain, or the side's roll on its turn
+    in the game's panel box)."""
     campaign, membership = get_campaign_for_player(request.user, campaign_id)
     sheet = sheet_for_builder(campaign, membership, request.user, sheet_id)
-    # A recent pool named (`again`: a contest's roll back, one tap) in place of the ticks.
+    # A recent pool named (`again`: a side's roll back on its turn, one tap) in place of
+    # the ticks.
     fields = recent_pools.with_recent(request.POST, campaign.pk, sheet.pk, membership)
     error = message = ""
     try:

@@ -1,5 +1,6 @@
-"""The GM dashboard's views: scenes and sessions, opposition rolls, contests, points,
-and the GM's buttons on a roll card (reveal, void, the game's quick actions).
+"""The GM dashboard's views: scenes and sessions, opposition rolls, the game's own tools
+(its TOOLS), points, and the GM's buttons on a roll card (reveal, void, the game's quick
+actions).
 
 Each is GM-only and answers with the page's `gm-result` partial (table/page.html);
 like every table view it only reads the form and calls `table.actions`.
@@ -96,7 +97,7 @@ def quick_action(request: HttpRequest, campaign_id: int, action_name: str) -> Ht
         return _gm_done(request, campaign, membership, "", error_text(exc))
 
 
-# --------------------------------------------------------------------------- opposition and contests
+# --------------------------------------------------------------------------- opposition and the game's tools
 
 
 def gm_roll_request(campaign: Campaign, form) -> tuple[str, dict[str, Any]]:
@@ -149,26 +150,17 @@ def gm_roll(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def gm_contest(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Open a contest (SER-6, SMV-10): two sides, each a character or a named GM side."""
+def gm_tool(request: HttpRequest, campaign_id: int, address: str) -> HttpResponse:
+    """A GM tool with a form of its own, at the address the game declares for it
+    (rules.kit.tools.GmTool): the game reads the form into the action's request."""
     campaign, membership = _gm(request, campaign_id)
-    data = request.POST
-    sides = []
-    for key in ("a", "b"):
-        side: dict[str, Any] = {"goal": str(data.get(f"{key}_goal", "")).strip()[:200]}
-        sheet_id = small_int(data.get(f"{key}_sheet"))
-        if sheet_id is not None:
-            side["sheet_id"] = sheet_id
-        name = str(data.get(f"{key}_name", "")).strip()[:80]
-        if name:
-            side["name"] = name
-        sides.append(side)
-    first = 1 if str(data.get("first", "0")) == "1" else 0
+    tool = campaign.game.tools.tool_at(address)
+    if tool is None or tool.action not in campaign.game.actions:
+        raise Http404("No such tool")
+    req = tool.read(request.POST)
     try:
         spend(campaign, request.user)
-        event = actions.perform(
-            campaign, request.user, "contest_start", {"sides": sides, "first": first}
-        )
+        event = actions.perform(campaign, request.user, tool.action, req)
         return _gm_done(request, campaign, membership, event.headline, "")
     except (actions.ActionError, RulesError) as exc:
         return _gm_done(request, campaign, membership, "", error_text(exc))

@@ -20,9 +20,11 @@ a scene's action order goes, a `rules.kit.order.OrderRules`; default: popcorn), 
 with a die or a rating) and STARTERS (starter sheets a player picks and edits; default:
 none): `rules.kit.starting`; FOUNDRY (how it reads a Foundry VTT actor of the Cortex
 Prime system, `rules.kit.foundry`; default: it reads none), START_HERE (its "Start
-here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template) and
+here" page, a `rules.kit.starting.StartHere`; default: one from its sheet template),
 SCENE (what it keeps for the scene, each key a `rules.kit.scene.ScenePiece`: how a void
-gives it back, its words, how the scene panel shows it; default: nothing of its own).
+gives it back, its words, how the scene panel shows it; default: nothing of its own) and
+TOOLS (the GM dashboard's tools and the scene panel's hooks, a `rules.kit.tools.GameTools`;
+default: none).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from .scene import ScenePiece, cuts
 from .sheet import SheetTemplate
 from .starting import ReadyCheck, Starter, StartHere, default_ready, default_start_here
 from .table import Points, Transition
+from .tools import NO_TOOLS, GameTools
 from .ui import DEFAULT_TEMPLATES, DEFAULT_UI, GameUi, Partials, SheetScores
 
 
@@ -72,6 +75,7 @@ class GameSystem:
     foundry: FoundryReading | None = None
     start_here: StartHere | None = None
     scene: tuple[ScenePiece, ...] = ()
+    tools: GameTools = NO_TOOLS
 
     def missing_to_roll(self, traits) -> tuple[str, ...]:
         """What the sheet still needs for a legal pool, in the game's words; () when ready."""
@@ -119,6 +123,7 @@ def game_from_package(package: ModuleType) -> GameSystem:
         start_here=getattr(package, "START_HERE", None)
         or default_start_here(package.SHEET_TEMPLATE),
         scene=_scene(package),
+        tools=getattr(package, "TOOLS", NO_TOOLS),
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_TEMPLATES = "games/default"
+KIT_TEMPLATES = "games/kit"
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
 
 CardAction = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -38,16 +39,20 @@ class Partials:
     `partials["pool_options"]` (in a Django template: `game.partials.pool_options`) is
     ["games/<slug>/pool_options.html", "games/default/pool_options.html"], the list an
     include picks the first existing template of; a name with an extension is taken
-    as it is (`partials["card_controls.jinja"]`, for the Jinja2 roll card).
+    as it is (`partials["card_controls.jinja"]`, for the Jinja2 roll card). A name
+    "kit/<name>" is a piece several games share: the game's own <name> first, then the
+    one in templates/games/kit/.
     """
 
     folder: str
 
     def __getitem__(self, name: str) -> list[str]:
-        if not isinstance(name, str) or not re.fullmatch(r"[a-z0-9_]+(\.[a-z0-9]+)?", name):
+        if not isinstance(name, str) or not re.fullmatch(r"(kit/)?[a-z0-9_]+(\.[a-z0-9]+)?", name):
             raise KeyError(name)
+        shared, _, name = name.rpartition("/")
         file = name if "." in name else f"{name}.html"
-        return [f"{self.folder}/{file}", f"{DEFAULT_TEMPLATES}/{file}"]
+        behind = f"{KIT_TEMPLATES}/{file}" if shared else f"{DEFAULT_TEMPLATES}/{file}"
+        return [f"{self.folder}/{file}", behind]
 
 
 @dataclass(frozen=True)

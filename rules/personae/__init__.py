@@ -22,6 +22,7 @@ from .start import STARTERS
 from .start import ready as READY
 from .start_here import START_HERE
 from .table import ORDER, POINTS, TABLE
+from .tools import TOOLS
 from .ui import UI
 
 __all__ = [
@@ -44,5 +45,6 @@ __all__ = [
     "START_HERE",
     "STARTERS",
     "TABLE",
+    "TOOLS",
     "UI",
 ]

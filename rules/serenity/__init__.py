@@ -8,8 +8,8 @@ names below are what `rules.kit.game` reads into the registry.
 `odds_queries` answers the odds fragment, `ui` says what the pages show of the game
 besides its rules, and `demo` is its demo campaign.
 
-GAME (the Cortex Plus flows' view of the game) and STRESS_TYPES are read by the table
-through the registry's `module`.
+GAME (the Cortex Plus flows' view of the game) and STRESS_TYPES make its `tools`
+(TOOLS: the GM's number to beat and the contests, on the dashboard and the scene panel).
 """
 
 from .actions import ACTIONS, GAME
@@ -26,6 +26,7 @@ from .start import STARTERS
 from .start import ready as READY
 from .start_here import START_HERE
 from .table import ORDER, TABLE
+from .tools import TOOLS
 from .ui import UI
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "SOURCE",
     "START_HERE",
     "STARTERS",
+    "TOOLS",
     "UI",
     "STRESS_TYPES",
     "TABLE",

@@ -25,6 +25,7 @@ from .start import STARTERS
 from .start import ready as READY
 from .start_here import START_HERE
 from .table import ORDER, POINTS, TABLE
+from .tools import TOOLS
 from .ui import UI
 
 __all__ = [
@@ -48,5 +49,6 @@ __all__ = [
     "START_HERE",
     "STARTERS",
     "TABLE",
+    "TOOLS",
     "UI",
 ]

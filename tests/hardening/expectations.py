@@ -509,6 +509,24 @@ def _table_rows() -> list[Row]:
             **post,
         ),
         r(
+            # A game's GM tool that reads its own form, at its address: the world's
+            # game opens a contest there (the same view as table_gm_contest).
+            "table_gm_tool",
+            "POST",
+            gms,
+            302,
+            200,
+            changes=True,
+            url=lambda c: {"address": "contest"},
+            data=lambda w: {
+                "a_sheet": w.ours.sheet.pk,
+                "a_goal": "escape",
+                "b_name": "Thugs",
+                "b_goal": "catch",
+            },
+            **post,
+        ),
+        r(
             "table_gm_scene",
             "POST",
             gms,
@@ -563,6 +581,17 @@ def _table_rows() -> list[Row]:
             "POST",
             for_own(302),
             for_own(200, LOGIN_HX),
+            data=lambda w: {"contest": w.ours.contest_id, "op": "give_in"},
+            **post,
+        ),
+        Row(
+            # A move of the game's panel box, at its address (the same view as
+            # table_contest): the world's game gives in to its contest there.
+            "table_panel_move",
+            "POST",
+            for_own(302),
+            for_own(200, LOGIN_HX),
+            url=lambda c: {"address": "contest"},
             data=lambda w: {"contest": w.ours.contest_id, "op": "give_in"},
             **post,
         ),

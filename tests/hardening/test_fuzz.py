@@ -340,8 +340,10 @@ EXTRA_FIELDS = {
     ],
     "table_gm_roll": ["name", "skill", "attribute"],
     "table_gm_contest": ["b_sheet", "a_name", "first"],
+    "table_gm_tool": ["b_sheet", "a_name", "first"],
     "table_gm_scene": ["scene", "description"],
     "table_contest": ["type", "benefit", "target"],
+    "table_panel_move": ["type", "benefit", "target"],
 }
 
 

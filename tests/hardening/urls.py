@@ -76,6 +76,7 @@ def _param_values(world: World, c: CampaignData) -> dict[str, object]:
         "key": "plot_points",
         "group": "stylins",
         "action_name": "roll",
+        "address": "contest",  # a game's GM tool or panel box (the world's game has both)
         "system": "serenity",
         "fmt": "md",
         "day": today(),

@@ -92,6 +92,18 @@ def _urls(campaign, sheet, traits):
         ),
         (
             "post",
+            reverse("table_gm_tool", args=[c, "contest"]),
+            {"a_sheet": sheet.pk, "a_goal": "x", "b_name": "Thugs", "b_goal": "y"},
+            dict(gm=OK, player=FORBIDDEN, observer=FORBIDDEN),
+        ),
+        (
+            "post",
+            reverse("table_panel_move", args=[c, "contest"]),
+            {"op": "give_in"},
+            dict(gm=OK, player=OK, observer=FORBIDDEN),
+        ),
+        (
+            "post",
             reverse("table_gm_points", args=[c]),
             {"sheet": sheet.pk, "amount": 1},
             dict(gm=OK, player=FORBIDDEN, observer=FORBIDDEN),

@@ -1,4 +1,5 @@
-"""Toy Dice's rules, sheet, table transitions and pool builder: plain Python over the kit."""
+"""Toy Dice's rules, sheet, table transitions, pool builder and GM tool: plain Python over
+the kit."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rules.kit.requests import get_int, get_str
 from rules.kit.scene import BY_NAME, ScenePiece
 from rules.kit.sheet import SheetTemplate, TraitGroup
 from rules.kit.table import ActionError, Table, Transition
+from rules.kit.tools import GameTools, GmTool
 
 SLUG = "toy"
 NAME = "Toy Dice"
@@ -113,7 +115,7 @@ ACTIONS = {
         title="Hunch",
         resolver=resolve_hunch,
         rules=("TOY-3",),
-        schema={"note": {"type": "str", "meaning": "what the hunch is about"}},
+        schema={"note": {"type": "string", "meaning": "what the hunch is about"}},
         example={"note": "Is the door trapped?"},
         example_faces=(17,),
     ),
@@ -200,6 +202,12 @@ SCENE = (
         named_by="clue",
         name_label="Clue name",
     ),
+)
+
+# TOY-3: the hunch is a block of the GM dashboard. It names no partial (this game keeps
+# no templates), so the block is the action's own form, as "More actions" would draw it.
+TOOLS = GameTools(
+    gm_tools=(GmTool(action="hunch", title="Roll a hunch", where="the GM dashboard's hunch"),),
 )
 
 

@@ -199,3 +199,30 @@ def test_a_clue_found_behind_the_screen_is_not_the_players_to_see_or_count(
     ended = TableEvent.objects.get(campaign=campaign, kind="scene_end")
     assert ended.explanation == "“The cellar” ends."
     assert "clues" not in json.dumps(ended.effects)
+
+
+def test_the_gms_hunch_is_a_tool_of_the_dashboard(table, gm, player, client_for):
+    """TOY-3: the game declares the hunch a GM tool (its TOOLS, in this folder only): the
+    GM dashboard shows it as a block of its own, the action's form, whose post rolls the
+    hunch behind the screen; "More actions" says where it is, and players see no block."""
+    campaign, _ = table
+    client = client_for(gm)
+    page = client.get(reverse("table", args=[campaign.pk])).content.decode()
+    dashboard = page.split('id="gm-h"')[1].split("</section>")[0]
+    block = re.search(
+        r'<details class="gm-block" open>\s*<summary>Roll a hunch</summary>(.*?)</details>',
+        dashboard,
+        re.S,
+    )
+    assert block, dashboard
+    assert 'name="hunch-note"' in block.group(1)
+    action = re.search(r'<form method="post" action="([^"]+)"', block.group(1)).group(1)
+    assert "Hunch: on the GM dashboard's hunch" in html.unescape(page)
+    answer = client.post(
+        action, {"hunch-note": "the lock", "hunch-visibility": "gm"}, **HX
+    ).content.decode()
+    assert "✓" in answer, answer
+    hunch = TableEvent.objects.get(campaign=campaign, action="hunch")
+    assert hunch.outcome["note"] == "the lock" and hunch.visibility == "gm"
+    theirs = client_for(player).get(reverse("table", args=[campaign.pk])).content.decode()
+    assert "Roll a hunch" not in theirs and 'name="hunch-note"' not in theirs
