@@ -4,8 +4,9 @@ as it would any game kept outside rules/; the tests in this folder play it end t
 
 A sheet of two traits, each a die; a roll takes one or both and keeps the highest die
 against the scene's difficulty (TOY-1, TOY-2); the GM's hunch is a d20 rolled behind
-the screen (TOY-3); a clue found is kept for the scene (TOY-4: its SCENE). Everything
-below is what rules.kit.game reads.
+the screen (TOY-3); a clue found is kept for the scene (TOY-4: its SCENE). Its roll
+card, in its own words (UI), marks the die kept and a die on its top face, and counts
+those. Everything below is what rules.kit.game reads.
 """
 
 from .rules import (
@@ -22,6 +23,7 @@ from .rules import (
     SLUG,
     SOURCE,
     TABLE,
+    UI,
 )
 
 __all__ = [
@@ -38,4 +40,5 @@ __all__ = [
     "SLUG",
     "SOURCE",
     "TABLE",
+    "UI",
 ]
