@@ -25,9 +25,10 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
+from rules.kit.cards import CardReading
 from table import visibility as gate
 from table.models import Kind, TableEvent, Visibility
-from table.templatetags.table_cards import action_title, die_role, facts
+from table.templatetags.table_cards import action_title, card_reading, die_role, facts
 
 # Discord's limits, in characters (counted as UTF-16 units, to be safe with emoji).
 CONTENT_MAX = 2000
@@ -169,7 +170,7 @@ def fit(payload: Mapping[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- events
 
 
-def _dice_lines(dice: Any) -> str:
+def _dice_lines(dice: Any, card: CardReading) -> str:
     lines = []
     for die in dice if isinstance(dice, list) else []:
         if not isinstance(die, Mapping):
@@ -183,15 +184,16 @@ def _dice_lines(dice: Any) -> str:
         owner = die.get("roller") or die.get("side")
         if owner:
             line += f" ({plain(owner)})"
-        role = die_role(die)
+        role = die_role(die, card)
         if role:
             line += f" — {plain(role)}"
         lines.append(line)
     return "\n".join(lines)
 
 
-def _body(outcome: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    """Description and fields for an outcome: headline, goal, explanation; dice; facts."""
+def _body(outcome: Mapping[str, Any], card: CardReading) -> tuple[str, list[dict[str, Any]]]:
+    """Description and fields for an outcome: headline, goal, explanation; dice; facts (in
+    the words of the game's `card`)."""
     parts = []
     if outcome.get("headline"):
         parts.append(f"**{plain(outcome['headline'])}**")
@@ -200,10 +202,10 @@ def _body(outcome: Mapping[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     if outcome.get("explanation"):
         parts.append(plain(outcome["explanation"]))
     fields = []
-    dice = _dice_lines(outcome.get("dice"))
+    dice = _dice_lines(outcome.get("dice"), card)
     if dice:
         fields.append({"name": "Dice", "value": cut(dice, FIELD_VALUE_MAX), "inline": False})
-    for label, value in facts(outcome):
+    for label, value in facts(outcome, card):
         fields.append({"name": label, "value": plain(value), "inline": True})
     return "\n\n".join(parts), fields
 
@@ -258,7 +260,7 @@ def event_embeds(event: TableEvent, audience: str, *, resent: bool = False) -> l
     data = gate.event_data(event, audience)
     if data["kind"] == "sealed":
         return [sealed_embed(event, resent=resent)]
-    description, fields = _body(data["outcome"])
+    description, fields = _body(data["outcome"], card_reading(event.system))
     words = VISIBILITY_WORDS.get(event.visibility, event.visibility)
     if event.visibility == Visibility.BLIND and event.revealed:
         words += ", now revealed"
@@ -292,7 +294,8 @@ def event_embeds(event: TableEvent, audience: str, *, resent: bool = False) -> l
     target = data.get("target")
     if event.kind == Kind.REVEAL and isinstance(target, Mapping):
         target_event = event.target
-        t_description, t_fields = _body(target.get("outcome") or {})
+        system = target_event.system if target_event is not None else event.system
+        t_description, t_fields = _body(target.get("outcome") or {}, card_reading(system))
         seal = gate.opened_seal(target_event, audience) if target_event is not None else None
         if seal is not None:
             t_fields.append(

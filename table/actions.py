@@ -28,14 +28,14 @@ All of them raise ActionError with a message a player can read on any refusal.
 
 Besides each system's rules actions, `action_name` may be one of the table's own
 (table.state.TABLE_ACTIONS): "give_points" (GM only, with a sheet_id; request
-{"amount": 1..10, or -1..-10 to take back}) moves plot points, Drama Points
-(Unisystem) or criticals (Personae), never below zero.
+{"amount": 1..10, or -1..-10 to take back}) moves the points the game gives outside a
+roll (its POINTS: plot points, unless it names another counter), never below zero.
 
 `request` is the rules action's request (see the system's ACTIONS schema) plus an
 optional "table" object of table-level options, never passed to the rules:
 
     contest    which contest (SER/SMV contests; default: the only one going on)
-    target     a sheet id: who receives criticals, who takes damage or heals,
+    target     a sheet id: who receives what is given, who takes damage or heals,
                the reactor or opponent whose sheet fills the other side
     roll       the seq of an earlier CTX roll for a Bank move or a bought hitch
                (default: the latest one of the character, or of the scene)
@@ -43,8 +43,8 @@ optional "table" object of table-level options, never passed to the rules:
     (others)   the name of an item a game keeps for the scene, by the option its
                scene piece is named by (rules.kit.scene.ScenePiece.named_by)
 
-Fields the database knows (dice sizes and ratings on the sheet, plot points,
-criticals, stress, the scene's pools, contest state, trackers) are filled in from
+Fields the database knows (dice sizes and ratings on the sheet, plot points and
+other counters, stress, the scene's pools, contest state, trackers) are filled in from
 the database; whatever the client sent for them is ignored.
 """
 

@@ -38,6 +38,7 @@ def environment(**options) -> Environment:
     )
     env.globals["icon"] = icon
     env.globals["game_partials"] = game_partials
+    env.globals["card_reading"] = table_cards.card_reading
     return env
 
 

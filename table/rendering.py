@@ -35,6 +35,7 @@ from markupsafe import Markup
 
 from . import visibility
 from .models import Kind, TableEvent
+from .templatetags.table_cards import card_reading
 from .undo import changed_nothing
 from .visibility import GM, PLAYERS, sees
 
@@ -164,19 +165,13 @@ def _chat_html(event: TableEvent, audience: str, viewer: int | None) -> str:
 
 
 def _secret_difficulty(event: TableEvent) -> dict | None:
-    """CTX-2, CTX-4 for the GM's eyes: a player's roll against a difficulty set behind the
-    screen, scored on the GM's card only (players' cards show it unscored)."""
+    """For the GM's eyes: a player's roll against a difficulty set behind the screen,
+    scored on the GM's card only (players' cards show it unscored), in the game's words
+    (its card's `secret_score`: the difficulty, then how the roll went)."""
     secret = event.params.get("secret_difficulty")
-    total = event.outcome.get("total")
-    if not isinstance(secret, dict) or not isinstance(total, int):
+    if not isinstance(secret, dict) or not isinstance(event.outcome.get("total"), int):
         return None
-    if event.outcome.get("botch"):
-        verdict = f"failure (a botch), total {total}"
-    elif secret.get("botch") or (isinstance(secret.get("value"), int) and total > secret["value"]):
-        verdict = f"success, total {total}"
-    else:
-        verdict = f"failure, total {total}"
-    return {**secret, "verdict": verdict}
+    return {**secret, "score": card_reading(event.system).secret_score(event.outcome, secret)}
 
 
 def _cached(key: tuple, make) -> str:

@@ -207,8 +207,8 @@ def action_for(system: GameSystem, name: object) -> Action:
 
 
 class GivePoints(Transition):
-    """The GM gives (or takes back) plot points, Drama Points or criticals outside a roll:
-    a logged action, so it can be voided like any other."""
+    """The GM gives (or takes back) the game's points (its POINTS) outside a roll: a
+    logged action, so it can be voided like any other."""
 
     gm_only = True
     sheet_required = True
@@ -218,7 +218,7 @@ class GivePoints(Transition):
         key, one, many = points.counter, points.one, points.many
         char = ctx.character()
         cap = char.counter_max(key)
-        if points.cap_counter:  # PER-6: criticals are capped by the bank limit
+        if points.cap_counter:  # the game caps them by another of the sheet's counters
             limit = max(1, char.counter(points.cap_counter))
             cap = limit if cap is None else min(cap, limit)
         ctx.request.update(
@@ -262,7 +262,7 @@ class GivePointsEach(Transition):
         for sheet in sheets:
             char = ctx.character(sheet)
             cap = char.counter_max(points.counter)
-            if points.cap_counter:  # PER-6: criticals are capped by the bank limit
+            if points.cap_counter:  # the game caps them by another of the sheet's counters
                 limit = max(1, char.counter(points.cap_counter))
                 cap = limit if cap is None else min(cap, limit)
             held = max(0, char.counter(points.counter))
@@ -384,9 +384,9 @@ def _table_owned(specs, key: object, what: str):
 
 class SetCounter(Transition):
     table_params = ("version",)
-    """The GM sets a table-owned counter (plot points, Drama Points, Life Points,
-    criticals, ...): the value is checked as the sheet form checks it, and the change
-    is an event in the log, voidable like any other."""
+    """The GM sets a table-owned counter (plot points, Life Points, a bank, ...): the
+    value is checked as the sheet form checks it, and the change is an event in the log,
+    voidable like any other."""
 
     gm_only = True
     sheet_required = True

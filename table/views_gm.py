@@ -248,8 +248,8 @@ def _log_scene(campaign: Campaign, scene: Scene, user, kind: str) -> None:
 @login_required
 @require_POST
 def gm_plot_points(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    """Give (or take back) plot points, Drama Points or criticals outside a roll: the
-    table action "give_points", logged with a card and voidable like any other."""
+    """Give (or take back) the game's points (its POINTS) outside a roll: the table
+    action "give_points", logged with a card and voidable like any other."""
     campaign, membership = _gm(request, campaign_id)
     sheet = Sheet.objects.filter(campaign=campaign, pk=small_int(request.POST.get("sheet"))).first()
     amount = small_int(request.POST.get("amount")) or 0

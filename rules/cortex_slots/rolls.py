@@ -241,6 +241,17 @@ def parse_slotted_dice(value: object) -> list[RolledDie]:
 # --------------------------------------------------------------------------- scoring
 
 
+def beats(total: int, botch: bool, difficulty: int | None, difficulty_botch: bool) -> bool | None:
+    """Strictly greater than the difficulty (CTX-2); None without one. CTX-4: a botch
+    always fails; a botched GM pool is the opposition's automatic failure, so the roll
+    succeeds."""
+    if botch:
+        return False
+    if difficulty_botch:
+        return True
+    return None if difficulty is None else total > difficulty
+
+
 @dataclass(frozen=True)
 class Tallied:
     """What the slots add up to (CTX-2, CTX-3, CTX-4).
@@ -258,13 +269,7 @@ class Tallied:
 
     @property
     def success(self) -> bool | None:
-        """Strictly greater than the difficulty (CTX-2). CTX-4: a botch always fails; a
-        botched GM pool is the opposition's automatic failure, so the roll succeeds."""
-        if self.botch:
-            return False
-        if self.difficulty_botch:
-            return True
-        return None if self.difficulty is None else self.total > self.difficulty
+        return beats(self.total, self.botch, self.difficulty, self.difficulty_botch)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -2,13 +2,16 @@
 each declaration means): the GM's pool sets the difficulty (CTX-2), the panel counts
 plot points only, the builder offers the Big Hero Die (CTX-6), the GM buys a hitch
 from a roll card (CTX-4), a player buys the GM's from More actions, and the roller
-moves a banked die from the card (CTX-3)."""
+moves a banked die from the card (CTX-3). Its cards name the slots and the Bank, badge
+a hitch, the Big Hero Die and a bought die, and read a roll against a difficulty set
+behind the screen as the roll would have (CTX-2, CTX-4)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit import cards
 from ..kit.ui import (
     FROM_TABLE,
     KEPT_DICE,
@@ -19,7 +22,7 @@ from ..kit.ui import (
     on_card,
     small_int,
 )
-from .rolls import SPEND_KINDS
+from .rolls import SPEND_KINDS, beats
 
 SLOTS = {"total": "The total", "effect": "The effect die"}
 
@@ -64,6 +67,47 @@ def gms_hitches(
     ]
 
 
+def behind_the_screen(outcome: Mapping[str, Any], secret: Mapping[str, Any]) -> str:
+    """CTX-2, CTX-4 on the GM's card: a player's roll against the difficulty set in
+    secret, scored as the roll scores one set in the open (a botch fails; a botched GM
+    pool fails the GM's side)."""
+    total, value, pooled = outcome.get("total"), secret.get("value"), bool(secret.get("botch"))
+    if outcome.get("botch"):
+        verdict = "failure (a botch)"
+    else:
+        scored = beats(total, False, value if isinstance(value, int) else None, pooled)
+        verdict = "success" if scored else "failure"
+    return f"{value}{', from a botched pool' if pooled else ''}: {verdict}, total {total}"
+
+
+CARD = cards.CardReading(
+    roles={
+        **cards.CORTEX_ROLES,
+        "total": cards.DieRole("Total slot", counted=True),
+        "bank": cards.DieRole("Bank"),
+    },
+    marks=(
+        cards.DieMark(("hitch",), "hitch", css="is-one"),
+        cards.DieMark(("big_hero",), "Big Hero Die"),
+        cards.DieMark(("bought", "from_bank"), "bought"),
+    ),
+    facts=(
+        cards.RESULT,
+        cards.TOTAL,
+        cards.AGAINST,
+        cards.EFFECT,
+        cards.CardFact("effect_level", "Effect level"),
+        cards.DAMAGE,
+        cards.MARGIN,
+        cards.CardFact("hitches", "Hitches"),
+        cards.PLOT_POINTS_SPENT,
+        cards.COMPLICATIONS,
+        cards.OUTCOME,
+        cards.BOTCH,
+    ),
+    secret_score=behind_the_screen,
+)
+
 UI = GameUi(
     panel_counters=("plot_points",),
     difficulty_from="roll ",
@@ -78,6 +122,7 @@ UI = GameUi(
     card_actions={"buy_hitch": buy_hitch},
     card_moves={"bank_move": bank_die, "buy_hitch": buy_gms_hitch},
     card_move_picks={"buy_hitch": gms_hitches},
+    card=CARD,
     # CTX-3, CTX-4: the dice are the earlier roll's, kept by the table (table.roll).
     action_fields={
         "bank_move": {

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import DEFAULT_CARD, CardReading
+
 DEFAULT_TEMPLATES = "games/default"
 KIT_TEMPLATES = "games/kit"
 WHOLE_NUMBER = re.compile(r"-?[0-9]{1,%d}")
@@ -219,6 +221,8 @@ class GameUi:
     so a player gets a More-actions form for it: SMV-9, CTX-4), and where a player, who
     always acts as a character, is not asked what the sheet or the logged roll gives and
     the GM, who may act for no one, types (SER-10's margin, Unisystem's attributes).
+    card: the game's words on its roll cards (its dice's roles and marks, the outcome's
+    facts, a roll read against a difficulty set behind the screen: rules.kit.cards).
     """
 
     panel_counters: tuple[str, ...] | None = None
@@ -252,6 +256,7 @@ class GameUi:
     played_elsewhere: Mapping[str, str] = field(default_factory=dict)
     field_words: Mapping[str, Mapping[str, FieldWords]] = field(default_factory=dict)
     player_fields: Mapping[str, Mapping[str, FieldControl]] = field(default_factory=dict)
+    card: CardReading = DEFAULT_CARD
 
     def rating_label(self, group_key: str) -> tuple[str, str]:
         return self.rating_labels.get(group_key, ("Rating of", "Rating"))

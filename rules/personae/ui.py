@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit import cards
 from ..kit.ui import CHARACTER, FROM_TABLE, PEOPLE, POOL, FieldControl, GameUi, OppositionRoll
 
 # PER-6, PER-7, PER-8: banks and the reactor come from the sheets (the reactor is the
@@ -44,6 +45,28 @@ CONCERTED_EFFORT_FIELDS = {
     "assistants": ASSISTANTS,
 }
 
+
+def banked(value: Any, outcome: Mapping[str, Any]) -> str | None:
+    """PER-4, PER-6: the criticals a roll banked (its bank's account, when it banked any)."""
+    if isinstance(value, Mapping):
+        return f"{value['banked']} banked" if value.get("banked") else None
+    return cards.plain(value, outcome)
+
+
+# A compared die that showed 10 is a natural 10 (PER-4); a challenge banks criticals.
+CARD = cards.CardReading(
+    marks=(cards.DieMark(("nat_ten",), "natural 10"),),
+    facts=(
+        cards.RESULT,
+        cards.TOTAL,
+        cards.AGAINST,
+        cards.DAMAGE,
+        cards.MARGIN,
+        cards.CardFact("criticals", "Criticals", banked),
+        cards.OUTCOME,
+    ),
+)
+
 UI = GameUi(
     panel_counters=("criticals", "potential_threshold"),
     builder_from_table=True,
@@ -70,4 +93,5 @@ UI = GameUi(
     # PER-1, PER-8: a player's concerted effort is against the GM's difficulty, read from
     # the table; only the GM names another number.
     player_fields={"concerted_effort": {**CONCERTED_EFFORT_FIELDS, "difficulty": FROM_THE_TABLE}},
+    card=CARD,
 )

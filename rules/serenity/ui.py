@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit.cards import CORTEX_CARD
 from ..kit.cortex import PLAYER_BENEFITS
 from ..kit.ui import (
     AGAINST_THE_TABLE,
@@ -76,4 +77,5 @@ UI = GameUi(
         groups=("complications", "stress"),
         note="SER-1: the other side's complications and stress join the roller's pool.",
     ),
+    card=CORTEX_CARD,
 )

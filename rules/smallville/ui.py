@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..kit import cards
 from ..kit.ui import (
     AGAINST_THE_TABLE,
     DICE,
@@ -59,6 +60,17 @@ TEST_FIELDS = {
     "opposition": FieldControl(DICE, group="situation", wrap="pool", label="The opposition's dice"),
 }
 FROM_THE_TABLE = FieldControl(FROM_TABLE)
+# The Cortex family's card, with the side pool's die (SMV-8) and a roll whose main dice
+# all came up 1.
+CARD = cards.CardReading(
+    roles={**cards.CORTEX_ROLES, "side": cards.DieRole("side pool, counted", counted=True)},
+    facts=(
+        *cards.CORTEX_FACTS,
+        cards.CardFact(
+            "fails_outright", "Fails outright", cards.said_when_true("all main dice showed 1")
+        ),
+    ),
+)
 
 UI = GameUi(
     # SER-5, SMV-10: the opposition is the number to beat, from the table.
@@ -70,6 +82,7 @@ UI = GameUi(
     card_actions={"trouble": trouble},
     card_moves={"trouble": remove_trouble},
     card_move_picks={"trouble": trouble_choices},
+    card=CARD,
     additions=PoolAdditions(
         groups=("stress", "limits"),
         note="SMV-4: the opponent's stress joins the pool (free once, then 1 plot point "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..kit import cards
 from ..kit.ui import (
     FROM_TABLE,
     PEOPLE,
@@ -83,6 +84,27 @@ def resist_choices(
     return choices
 
 
+def success_levels(value: Any, outcome: Mapping[str, Any]) -> str | None:
+    """UNI-3: the success level's name, with how many levels it is."""
+    name = cards.plain(value, outcome)
+    levels = outcome.get("levels")
+    if name is None or levels is None:
+        return name
+    return f"{name} ({levels} level{'s' if levels != 1 else ''})"
+
+
+CARD = cards.CardReading(
+    facts=(
+        cards.RESULT,
+        cards.TOTAL,
+        cards.AGAINST,
+        cards.DAMAGE,
+        cards.MARGIN,
+        cards.CardFact("level_name", "Success", success_levels),
+        cards.OUTCOME,
+    ),
+)
+
 UI = GameUi(
     difficulty_is_target=False,
     builder_from_table=True,
@@ -96,6 +118,7 @@ UI = GameUi(
     ),
     card_moves={"resisted": resist_with},
     card_move_picks={"resisted": resist_choices},
+    card=CARD,
     action_fields={
         # UNI-11: the running tally is the task's, kept by the table.
         "lengthy_task": {"accumulated": SHEETS_OWN, "rolls_made": SHEETS_OWN},

@@ -1,4 +1,7 @@
-"""Small filters for the roll card (table/jinja2/table/event.html): words, not colours, for what each die did."""
+"""Small filters for the roll card (table/jinja2/table/event.html): words, not colours, for
+what each die did. The words are the game's (its UI's `card`, rules.kit.cards): the card
+asks for them once (`card_reading`) and hands them to the filters that read its dice
+and facts."""
 
 from __future__ import annotations
 
@@ -8,36 +11,12 @@ from typing import NamedTuple
 
 from django import template
 
+from rules.kit.cards import DEFAULT_CARD, CardReading
 from rules.kit.errors import RulesError
 from rules.registry import get_system
 from table.state import TABLE_ACTIONS
 
 register = template.Library()
-
-ROLE_WORDS = {
-    "result": "counted",
-    "effect": "effect die",
-    "complication": "1: complication",
-    "unused": "not counted",
-    "total": "Total slot",
-    "bank": "Bank",
-    "compared": "compared",
-    "roll": "rolled",
-    "side": "side pool, counted",
-}
-FACTS = (
-    ("result", "Result"),
-    ("total", "Total"),
-    ("difficulty", "Against"),
-    ("effect", "Effect"),
-    ("effect_level", "Effect level"),
-    ("damage", "Damage"),
-    ("margin", "Margin"),
-    ("level_name", "Success"),
-    ("hitches", "Hitches"),
-    ("plot_points_spent", "Plot points spent"),
-    ("criticals", "Criticals"),
-)
 
 
 @register.filter
@@ -51,26 +30,21 @@ def action_title(event) -> str:
         return str(event.action or event.get_kind_display()).replace("_", " ").capitalize()
 
 
+def card_reading(slug: str) -> CardReading:
+    """The game's words on its roll cards (its UI's `card`, built once with the game); a
+    game the registry does not know gets the defaults. A card asks once, not per die."""
+    try:
+        return get_system(slug).ui.card
+    except RulesError:
+        return DEFAULT_CARD
+
+
 @register.filter
-def die_role(die: Mapping) -> str:
-    """What a die did, in words: "counted", "Total slot, hitch", "natural 10"..."""
-    if not isinstance(die, Mapping):
-        return ""
-    role = str(die.get("role") or "")
-    words = [ROLE_WORDS.get(role, role.replace("_", " "))] if role else []
-    if die.get("hitch"):
-        words.append("hitch")
-    if die.get("nat_ten"):
-        words.append("natural 10")
-    if die.get("big_hero"):
-        words.append("Big Hero Die")
-    if die.get("bought") or die.get("from_bank"):
-        words.append("bought")
-    return ", ".join(w for w in words if w)
+def die_role(die: Mapping, card: CardReading = DEFAULT_CARD) -> str:
+    """What a die did, in the game's words: "counted", "Total slot, hitch"..."""
+    return die_marks(die, card).role
 
 
-# Roles the die's fill already shows (filled: counted; outlined: not): spoken, not printed.
-PLAIN_ROLES = frozenset({"counted", "not counted", "rolled", "compared"})
 DIE_SHAPES = frozenset({4, 6, 8, 10, 12, 20})
 SHOWN_FACTS = 2
 
@@ -86,33 +60,44 @@ def die_shape(die: Mapping) -> str:
 
 
 class DieMarks(NamedTuple):
-    classes: str  # shape, then counted / is-one / is-effect
+    classes: str  # shape, then counted and the classes the game's marks and role add
     role: str  # what it did, in words
     role_spoken_only: bool  # the fill says it; the words are for screen readers
     owner: str
 
 
 @register.filter
-def die_marks(die: Mapping) -> DieMarks:
-    """All the card needs to draw one die, in one call: the card is rendered on the
-    table's hot path, and each filter call in a loop over the dice costs."""
+def die_marks(die: Mapping, card: CardReading = DEFAULT_CARD) -> DieMarks:
+    """All the card needs to draw one die, in one call, in the game's words (its role's,
+    then its marks'): the card is rendered on the table's hot path, and each filter call
+    in a loop over the dice costs."""
+    if not isinstance(die, Mapping):
+        return DieMarks("dx", "", False, "")
+    key = str(die.get("role") or "")
+    role = card.roles.get(key) if key else None
     classes = [die_shape(die)]
-    if die_counted(die):
-        classes.append("counted")
-    if isinstance(die, Mapping):
-        if die.get("hitch") or die.get("role") == "complication":
-            classes.append("is-one")
-        if die.get("role") == "effect":
-            classes.append("is-effect")
-    role = die_role(die)
-    return DieMarks(" ".join(classes), role, role in PLAIN_ROLES, die_owner(die))
+    if role is None:
+        words, plain = key.replace("_", " "), False
+    else:
+        words, plain = role.words, role.plain
+        if role.counted:
+            classes.append("counted")
+    extra = []
+    for mark in card.marks:
+        if any(die.get(flag) for flag in mark.flags):
+            words = f"{words}, {mark.words}" if words else mark.words
+            plain = False
+            if mark.css and mark.css not in extra:
+                extra.append(mark.css)
+    if role is not None and role.css and role.css not in extra:
+        extra.append(role.css)
+    return DieMarks(" ".join(classes + extra), words, plain, die_owner(die))
 
 
 @register.filter
-def die_counted(die: Mapping) -> bool:
-    if not isinstance(die, Mapping):
-        return False
-    return str(die.get("role")) in ("result", "effect", "total", "compared", "side", "roll")
+def die_counted(die: Mapping, card: CardReading = DEFAULT_CARD) -> bool:
+    role = card.roles.get(str(die.get("role") or "")) if isinstance(die, Mapping) else None
+    return role is not None and role.counted
 
 
 @register.filter
@@ -123,33 +108,19 @@ def die_owner(die: Mapping) -> str:
 
 
 @register.filter
-def facts(outcome: Mapping) -> list[tuple[str, str]]:
-    """The outcome's key numbers, labelled, in a fixed order."""
+def facts(outcome: Mapping, card: CardReading = DEFAULT_CARD) -> list[tuple[str, str]]:
+    """The outcome's facts the game's card names, labelled, in the game's order."""
     if not isinstance(outcome, Mapping):
         return []
     out = []
-    for key, label in FACTS:
-        value = outcome.get(key)
-        if value is None or value == "" or isinstance(value, Mapping | list):
-            if key == "criticals" and isinstance(value, Mapping) and value.get("banked"):
-                out.append((label, f"{value['banked']} banked"))
+    for fact in card.facts:
+        value = outcome.get(fact.key)
+        if fact.read is not None:
+            value = fact.read(value, outcome)
+        elif value == "" or isinstance(value, Mapping | list | bool):
             continue
-        if isinstance(value, bool):
-            continue
-        if key == "level_name" and outcome.get("levels") is not None:
-            value = f"{value} ({outcome['levels']} level{'s' if outcome['levels'] != 1 else ''})"
-        out.append((label, str(value)))
-    if outcome.get("complications") and isinstance(outcome["complications"], list):
-        out.append(("Complications", str(len(outcome["complications"]))))
-    success = outcome.get("success")
-    if isinstance(success, bool):
-        out.append(("Outcome", "success" if success else "failure"))
-    elif isinstance(success, str):
-        out.append(("Outcome", success.replace("_", " ")))
-    if outcome.get("botch") is True:
-        out.append(("Botch", "yes"))
-    if outcome.get("fails_outright") is True:
-        out.append(("Fails outright", "all main dice showed 1"))
+        if value is not None:
+            out.append((fact.label, str(value)))
     return out
 
 
@@ -158,13 +129,15 @@ def _words(text: str) -> set[str]:
 
 
 @register.filter
-def split_facts(outcome: Mapping) -> dict[str, list[tuple[str, str]]]:
+def split_facts(
+    outcome: Mapping, card: CardReading = DEFAULT_CARD
+) -> dict[str, list[tuple[str, str]]]:
     """The outcome's facts in two parts: `shown`, at most two news the headline does not
     already say (every word of the value, or of the label for a bare "yes", is in it; a
     0 is no news), which the card keeps in sight; and `rest`, behind "How it was read"."""
     said = _words(str(outcome.get("headline") or "")) if isinstance(outcome, Mapping) else set()
     shown, rest = [], []
-    for label, value in facts(outcome):
+    for label, value in facts(outcome, card):
         words = _words(label if value == "yes" else value)
         if len(shown) < SHOWN_FACTS and value != "0" and words and not words <= said:
             shown.append((label, value))

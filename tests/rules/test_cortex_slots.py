@@ -1344,3 +1344,24 @@ def test_ctx9_advance_costs_four_times_the_new_die():
         {"operation": "award", "advance_points": 5, "session_award": 9, "milestone_points": 3},
     )
     assert out["advance_points"] == 17
+
+
+def test_the_gms_card_scores_a_roll_against_a_secret_difficulty_as_the_roll_would():
+    """CTX-2, CTX-4 behind the screen: the GM's card reads a player's roll against the
+    difficulty set in secret as an open one is read: a total must beat it, a botch fails,
+    and a botched GM pool fails the GM's side."""
+    score = cortex_slots.UI.card.secret_score
+    assert score({"total": 9, "botch": False}, {"value": 8, "seq": 3}) == "8: success, total 9"
+    assert score({"total": 8, "botch": False}, {"value": 8, "seq": 3}) == "8: failure, total 8"
+    assert (
+        score({"total": 0, "botch": True}, {"value": 8, "seq": 3})
+        == "8: failure (a botch), total 0"
+    )
+    assert (
+        score({"total": 3, "botch": False}, {"value": 0, "botch": True, "seq": 3})
+        == "0, from a botched pool: success, total 3"
+    )
+    # A roll scored in the open says the same of the same dice and difficulty.
+    rolled = do("roll", {"pool": basic_pool(), "difficulty": 12}, [6, 3, 7])
+    secret = score(rolled, {"value": 12, "seq": 3})
+    assert secret.startswith(f"12: {'success' if rolled['success'] else 'failure'}")

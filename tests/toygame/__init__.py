@@ -5,7 +5,8 @@ as it would any game kept outside rules/; the tests in this folder play it end t
 A sheet of two traits, each a die; a roll takes one or both and keeps the highest die
 against the scene's difficulty (TOY-1, TOY-2); the GM's hunch is a d20 rolled behind
 the screen (TOY-3), from a block of the GM dashboard; a clue found is kept for the scene
-(TOY-4: its SCENE). Everything below is what rules.kit.game reads.
+(TOY-4: its SCENE). Its roll card, in its own words (UI), marks the die kept and a die
+on its top face, and counts those. Everything below is what rules.kit.game reads.
 """
 
 from .rules import (
@@ -23,6 +24,7 @@ from .rules import (
     SOURCE,
     TABLE,
     TOOLS,
+    UI,
 )
 
 __all__ = [
@@ -40,4 +42,5 @@ __all__ = [
     "SOURCE",
     "TABLE",
     "TOOLS",
+    "UI",
 ]

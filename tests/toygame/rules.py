@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.kit import builder as kb
+from rules.kit import cards
 from rules.kit.actions import Action
 from rules.kit.cortex_table import PoolRules, fill_pool
 from rules.kit.dice import die_name, parse_pool
@@ -20,6 +21,7 @@ from rules.kit.scene import BY_NAME, ScenePiece
 from rules.kit.sheet import SheetTemplate, TraitGroup
 from rules.kit.table import ActionError, Table, Transition
 from rules.kit.tools import GameTools, GmTool
+from rules.kit.ui import GameUi
 
 SLUG = "toy"
 NAME = "Toy Dice"
@@ -60,6 +62,7 @@ def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
         f"{die_name(d.size)} {d.trait}: {f}" for d, f in zip(dice, rolled, strict=True)
     )
     success = None if difficulty is None else highest >= difficulty
+    kept = rolled.index(highest)
     verdict = "" if success is None else (" — success" if success else " — failure")
     return {
         "headline": f"Highest {highest}{verdict}",
@@ -67,10 +70,17 @@ def resolve_roll(req: Mapping, faces: FaceSource) -> dict[str, Any]:
         + ("" if difficulty is None else f" against {difficulty}")
         + ".",
         "dice": [
-            {"die": die_name(d.size), "trait": d.trait, "face": f}
-            for d, f in zip(dice, rolled, strict=True)
+            {
+                "die": die_name(d.size),
+                "trait": d.trait,
+                "face": f,
+                "role": "kept" if i == kept else "dropped",
+                "top": f == d.size,
+            }
+            for i, (d, f) in enumerate(zip(dice, rolled, strict=True))
         ],
         "highest": highest,
+        "top_faces": sum(f == d.size for d, f in zip(dice, rolled, strict=True)),
         "difficulty": difficulty,
         "success": success,
     }
@@ -266,3 +276,25 @@ def odds_from_request(request: Mapping[str, Any], target: int | None) -> OddsRep
 
 
 ODDS = OddsQueries(from_fields=odds_from_fields, from_request=odds_from_request)
+
+
+def top_faces(value: Any, outcome: Mapping[str, Any]) -> str | None:
+    """TOY-1: how many dice came up on their top face, of how many rolled."""
+    if not isinstance(value, int) or not value:
+        return None
+    return f"{value} of {len(outcome.get('dice') or [])} dice"
+
+
+# The roll card in Toy Dice's words: the highest die is kept (TOY-1), a die on its top
+# face is badged, and the card counts them.
+UI = GameUi(
+    card=cards.CardReading(
+        roles={
+            **cards.COMMON_ROLES,
+            "kept": cards.DieRole("kept", counted=True),
+            "dropped": cards.DieRole("dropped"),
+        },
+        marks=(cards.DieMark(("top",), "top face"),),
+        facts=(*cards.COMMON_FACTS, cards.CardFact("top_faces", "Top faces", top_faces)),
+    )
+)

@@ -18,7 +18,9 @@ from campaigns import services
 from campaigns.models import Campaign, Membership, Role
 from rules import registry
 from sheets.models import Sheet, Trait
+from table import actions as table_actions
 from table.models import TableEvent
+from tests.table.conftest import QueuedFaces
 from tests.table.sockets import caught_up, messages, open_socket, send
 
 from .. import toygame
@@ -84,6 +86,31 @@ def test_the_pool_builder_shows_the_odds_and_rolls_from_the_sheet(table, player,
     assert event.request["pool"] == [{"die": "d8", "trait": "Brawn", "group": "traits"}]
     page = client.get(reverse("table", args=[campaign.pk])).content.decode()
     assert f"Highest {event.outcome['highest']}" in page
+
+
+def test_the_card_says_the_dice_and_facts_in_the_games_words(
+    table, player, client_for, monkeypatch
+):
+    """TOY-1 on the card: the game's own die role (kept, drawn counted; dropped), its own
+    die mark (top face) and its own fact (Top faces), from its UI alone."""
+    campaign, sheet = table
+    faces = QueuedFaces()
+    faces.queue.extend([8, 3])
+    monkeypatch.setattr(table_actions, "RNG", faces)
+    client = client_for(player)
+    traits = list(
+        Trait.objects.filter(sheet=sheet).order_by("position").values_list("pk", flat=True)
+    )
+    roll = reverse("table_pool_roll", args=[campaign.pk, sheet.pk])
+    client.post(roll, {"trait": traits, "visibility": "public"}, HTTP_HX_REQUEST="true")
+    event = TableEvent.objects.get(campaign=campaign, action="roll")
+    assert [d["face"] for d in event.outcome["dice"]] == [8, 3]
+    page = client.get(reverse("table", args=[campaign.pk])).content.decode()
+    card = page[page.index(f'id="event-{event.seq}"') :]
+    brawn, wits = re.findall(r'<li class="die ([^"]*)">(.*?)</li>', card, re.S)[:2]
+    assert "counted" in brawn[0].split() and re.search(r"Brawn.*kept, top face", brawn[1], re.S)
+    assert "counted" not in wits[0].split() and re.search(r"Wits.*dropped", wits[1], re.S)
+    assert re.search(r"<dt>Top faces</dt><dd>1 of 2 dice</dd>", card)
 
 
 def test_the_gms_hunch_is_sealed_to_players_live_in_replay_and_in_exports(
