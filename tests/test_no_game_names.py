@@ -93,3 +93,32 @@ def test_the_guard_sees_what_it_looks_for():
     assert _imported_games(f"import rules.{slug}.odds\n") == {slug}
     assert _imported_games(f"from rules import kit, {slug}\n") == {slug}
     assert _imported_games("from rules.registry import get_system\n") == set()
+
+
+# Game vocabulary the table must not speak (issue #29): each game declares its scene
+# state, its dice's roles and its card's facts, and its GM tools in its own package, and
+# table/ renders them generically. A word here in table/ is a game's knowledge in the
+# engine, whatever the name it hides under.
+GAME_WORDS = re.compile(
+    r"trouble_pool|useful_details|held_hitches|taken_out|shut_down|side_stress|chase|lengthy"
+    r"|big_hero|nat_ten|from_bank|effect_level|criticals|botch"
+    r"|contest_|set_difficulty|grant_bonus_dice",
+    re.IGNORECASE,
+)
+
+
+def test_the_table_speaks_no_game_vocabulary():
+    offenders = [
+        f"{relative}:{text.count(chr(10), 0, match.start()) + 1}: {match.group(0)}"
+        for relative, path in FILES
+        if relative.startswith("table/")
+        for text in [path.read_text(encoding="utf-8")]
+        for match in GAME_WORDS.finditer(text)
+    ]
+    assert offenders == [], "declare it in the game's package and render it generically"
+
+
+def test_the_vocabulary_guard_sees_what_it_looks_for():
+    for word in ("state.trouble_pool", "die.get('nat_ten')", '"contest_roll"', "Lengthy tasks"):
+        assert GAME_WORDS.search(word)
+    assert not GAME_WORDS.search("the scene's difficulty and the pool's dice")
