@@ -2,7 +2,9 @@
 receives (never a secret or blind event on a player's socket, not even in replay),
 replay on reconnect, limits on what a socket may send, and role re-checks."""
 
+import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -11,7 +13,7 @@ from campaigns.models import Membership, Role
 from table import actions, broadcast, consumers
 from table.models import TableEvent
 
-from .sockets import closed_with, messages, open_socket, send, seqs
+from .sockets import HANG_GUARD, closed_with, messages, open_socket, send, seqs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -169,6 +171,10 @@ async def test_an_event_whose_broadcast_failed_arrives_on_resume(t, faces, monke
 
     monkeypatch.setattr(broadcast, "publish", down)
     await send(comm, player_roll(t))
+    deadline = time.monotonic() + HANG_GUARD  # stored, however busy the machine
+    while await events_count(t) < 1:
+        assert time.monotonic() < deadline, "the roll was never stored"
+        await asyncio.sleep(0.02)
     assert seqs(await messages(comm, quiet=0.3)) == []
     assert await events_count(t) == 1
     monkeypatch.undo()
