@@ -4,7 +4,11 @@ the pages of one table do not all try in the same instant (static/js/table.js).
 
 The outage is played in the browser (Playwright routes the page's websockets): while it
 lasts every connection is closed at once with 1012 (service restart) or refused by a
-client-side close, the two ways the page meets a server that is away."""
+client-side close, the two ways the page meets a server that is away.
+
+Issue #27, 13: the page comes back at a phone's size (390 × 844) and a laptop's (1366 ×
+900). One game is enough: the socket, its status and its schedule are the table page's
+own (static/js/table.js), the same markup and script in every game."""
 
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ print(json.dumps({"id": c.pk}))
 
 CEILING_MS = 4000  # static/js/table.js RECONNECT_CEILING_MS
 OUTAGE_S = 10.0
+SIZES = {"phone": (390, 844), "laptop": (1366, 900)}
 
 
 @pytest.fixture(scope="module")
@@ -69,8 +74,9 @@ def test_the_wait_between_tries_is_capped_and_spread(chromium, daphne_server, ta
     page.context.close()
 
 
-def test_a_page_is_live_within_seconds_of_the_servers_return(chromium, daphne_server, table):
-    page = log_in(chromium, daphne_server, "alice")
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_page_is_live_within_seconds_of_the_servers_return(chromium, daphne_server, table, size):
+    page = log_in(chromium, daphne_server, "alice", viewport=SIZES[size])
     state = {"away": False, "tries": []}
 
     def route(ws):
