@@ -8,8 +8,8 @@ button sit in the sheet at the bottom. On the laptop the same pool is one tap aw
 GM rolls opposition with the dice pickers (a size and a name per row) or, where the
 game's opposition is a rating, with the − / + steppers. Screenshots of each role and
 size go to $E2E_SCREENSHOTS (artifacts/screenshots/ under CI, which keeps them; a
-temporary folder otherwise). docs/img/table-laptop.png and table-phone.png in the README
-are this test's player-laptop-serenity.png and player-phone-serenity.png.
+temporary folder otherwise). The README's docs/img/table-laptop.png and table-phone.png
+are made by docs/screenshots.py, at the demo's table.
 """
 
 from __future__ import annotations
