@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.ratelimit import Limit
 from campaigns.models import Campaign, Membership
-from table import visibility
+from table.log import visibility
 
 from . import keys
 from .models import ApiToken, OverlayLink
@@ -38,7 +38,7 @@ class Access:
 
     @property
     def audience(self) -> str:
-        """The one gate's audience for the member's role now (table.visibility)."""
+        """The one gate's audience for the member's role now (table.log.visibility)."""
         return visibility.audience_of(self.membership)
 
 

@@ -1,9 +1,9 @@
 """What the API and the overlay hand out, read through the one visibility gate.
 
 Nothing here decides what an audience may see: events go through
-table.visibility.event_data (the JSON export's shape: a sealed view of an event hidden
-from the audience), scene and session state through table.actions, sheets through
-sheets.permissions.visible_sheets, and overlay cards through table.rendering for the
+table.log.visibility.event_data (the JSON export's shape: a sealed view of an event hidden
+from the audience), scene and session state through table.writing.actions, sheets through
+sheets.permissions.visible_sheets, and overlay cards through table.reading.rendering for the
 players' audience.
 """
 
@@ -15,9 +15,10 @@ from campaigns.models import Campaign, Membership
 from rules.kit.table import MAX_ID
 from sheets.exchange import export_sheet
 from sheets.permissions import visible_sheets
-from table import actions, visibility
+from table.log import visibility
 from table.models import TableEvent, TableLog
-from table.rendering import card_html
+from table.reading.rendering import card_html
+from table.writing import actions
 
 PAGE_LIMIT = 200  # events in one page of the log, or one batch of a stream
 
@@ -53,7 +54,7 @@ def one_event(
     campaign_id: int, audience: str, seq: int, viewer: int | None = None
 ) -> dict[str, Any] | None:
     """One event this audience may see in full; None for one hidden from it, exactly as
-    for a seq that does not exist (table.visibility.referenced_event)."""
+    for a seq that does not exist (table.log.visibility.referenced_event)."""
     if seq > MAX_ID:
         return None
     event = visibility.referenced_event(campaign_id, seq, audience, viewer)

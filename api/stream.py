@@ -1,6 +1,6 @@
 """Server-Sent Events: the campaign's news pushed to API clients and overlays, under daphne.
 
-A stream takes its place in the table's fan-out (table.broadcast.Hub) beside the table's
+A stream takes its place in the table's fan-out (table.live.broadcast.Hub) beside the table's
 sockets, for its campaign and audience, before it reads anything: subscribe, then
 read, then wait. A message from the fan-out (a new event, a member's change) only
 wakes it; it then reads the log itself, through the one visibility gate, so what it
@@ -27,7 +27,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.http import StreamingHttpResponse
 
-from table import broadcast, visibility
+from table.live import broadcast
+from table.log import visibility
 
 from . import access, reading
 

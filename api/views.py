@@ -165,7 +165,7 @@ def overlay(request: HttpRequest, key: str) -> HttpResponse:
         return _slow_down(wait)
     count = _count(request)
     context = {
-        # rendered by table.rendering (autoescaped Jinja), as the table page shows them
+        # rendered by table.reading.rendering (autoescaped Jinja), as the table page shows them
         "cards": [mark_safe(c) for c in reading.overlay_cards(link.campaign_id, count)],  # noqa: S308
         "stream_url": reverse("overlay_stream", args=[key]) + f"?n={count}",
     }

@@ -255,7 +255,7 @@ def measure(
     env = {
         "TABLE_SOCKET_MAX_BUFFER": str(limit),
         # a small card cache, so that its filling up with these big cards does not
-        # hide what the stalled socket holds (table/rendering.py)
+        # hide what the stalled socket holds (table/reading/rendering.py)
         "TABLE_CARD_CACHE_BYTES": str(256 * 1024),
     }
     saved = {name: os.environ.get(name) for name in env}

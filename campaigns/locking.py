@@ -7,7 +7,7 @@ Every transaction that locks rows takes them in this order (docs/reliability.md,
    members). NO KEY: inserting an event, a scene or a sheet that refers to the
    campaign takes a KEY SHARE lock on it, which FOR UPDATE would block and NO KEY
    UPDATE does not;
-2. the campaign's log head (table.actions): every change of table state, and the only
+2. the campaign's log head (table.writing.actions): every change of table state, and the only
    lock a roll takes on its campaign;
 3. the running scene's state, then the session state;
 4. earlier events (a reveal's or void's target);

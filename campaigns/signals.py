@@ -2,7 +2,7 @@
 
 campaigns sits below sheets and table (table -> sheets -> campaigns -> rules): it never
 imports them. Where a change here has to reach them, it sends one of these signals,
-and the app above connects its receiver in its AppConfig.ready() (table.receivers).
+and the app above connects its receiver in its AppConfig.ready() (table.writing.receivers).
 
 - `scene_started`, `scene_ended` (campaign, scene, user): sent by
   campaigns.services.start_scene / end_scene inside the transaction that changes the

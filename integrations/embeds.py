@@ -1,6 +1,6 @@
 """What a queued message posts to Discord: the event's card as an embed, for one audience.
 
-Everything an embed says comes through table.visibility: `sealed_view` for a message
+Everything an embed says comes through table.log.visibility: `sealed_view` for a message
 queued sealed (a secret or blind event, on the public hook), `event_data` otherwise, for
 the audience the message was queued for. A sealed message names nothing but what the
 players' sealed card names: that something happened, when, and its commitment.
@@ -26,7 +26,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from rules.kit.cards import CardReading
-from table import visibility as gate
+from table.log import visibility as gate
 from table.models import Kind, TableEvent, Visibility
 from table.templatetags.table_cards import action_title, card_reading, die_role, facts
 
@@ -218,7 +218,7 @@ def _footer(seq: int, words: str, resent: bool) -> dict[str, str]:
 
 
 def sealed_embed(event: TableEvent, *, resent: bool = False) -> dict[str, Any]:
-    """The players' sealed card, from table.visibility.sealed_view and nothing else."""
+    """The players' sealed card, from table.log.visibility.sealed_view and nothing else."""
     view = gate.sealed_view(event)
     fields = []
     if view.get("commitment"):
@@ -255,7 +255,7 @@ def _title(event: TableEvent, data: Mapping[str, Any]) -> str:
 
 
 def event_embeds(event: TableEvent, audience: str, *, resent: bool = False) -> list[dict]:
-    """The card as `audience` sees it (table.visibility.event_data): the event's embed,
+    """The card as `audience` sees it (table.log.visibility.event_data): the event's embed,
     and for a reveal a second one with the opened roll and its seal."""
     data = gate.event_data(event, audience)
     if data["kind"] == "sealed":

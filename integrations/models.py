@@ -82,7 +82,7 @@ class Message(models.Model):
     event = models.ForeignKey(
         TableEvent, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    # For whom it is rendered ("gm" or "players", table.visibility), and whether it goes
+    # For whom it is rendered ("gm" or "players", table.log.visibility), and whether it goes
     # as the sealed card: decided when the event is written, never at delivery, so a
     # message queued sealed stays sealed even if the event is revealed meanwhile (the
     # reveal posts the opened card as its own message, after it).

@@ -29,7 +29,7 @@ import logging
 from django.core.cache import cache
 from django.db import transaction
 
-from table import visibility as gate
+from table.log import visibility as gate
 from table.models import TableEvent
 
 from .models import Audience, Message, Webhook

@@ -133,12 +133,12 @@ TEMPLATES = [
         },
     },
     {
-        # The roll card only (table/jinja.py says why); found in <app>/jinja2/, and the
+        # The roll card only (table/reading/jinja.py says why); found in <app>/jinja2/, and the
         # games' parts of it in templates/games/<slug>/*.jinja.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
-        "OPTIONS": {"environment": "table.jinja.environment"},
+        "OPTIONS": {"environment": "table.reading.jinja.environment"},
     },
 ]
 
@@ -205,7 +205,7 @@ else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 1000}}
     }
-    # Room for every table's socket registry and action budget (table.limits) and the
+    # Room for every table's socket registry and action budget (table.live.limits) and the
     # campaigns' "no Discord hooks" marks (integrations.outbox) at 1,000 tables x 8:
     # with Django's default of 300 entries, culling dropped them under load, and every
     # roll then asked the database for its campaign's hooks again.
@@ -305,11 +305,11 @@ TABLE_SOCKET_RATE = env_int("TABLE_SOCKET_RATE", 20)  # messages per TABLE_SOCKE
 TABLE_SOCKET_WINDOW = env_int("TABLE_SOCKET_WINDOW", 10)
 TABLE_MAX_MESSAGE_BYTES = env_int("TABLE_MAX_MESSAGE_BYTES", 16 * 1024)
 TABLE_REPLAY_LIMIT = env_int("TABLE_REPLAY_LIMIT", 500)
-# Rendered roll cards kept in each process (table/rendering.py), bounded by size.
+# Rendered roll cards kept in each process (table/reading/rendering.py), bounded by size.
 TABLE_CARD_CACHE_BYTES = env_int("TABLE_CARD_CACHE_BYTES", 8 * 1024 * 1024)
 # bytes daphne may hold for a socket whose peer stops reading (rollcall/wslimits.py); 0: off
 TABLE_SOCKET_MAX_BUFFER = env_int("TABLE_SOCKET_MAX_BUFFER", 1024 * 1024)
-# One user at one table, over all their sockets and HTTP requests (table/limits.py, counted
+# One user at one table, over all their sockets and HTTP requests (table/live/limits.py, counted
 # in the default cache): sockets kept open (a newer one closes the oldest; a sheet page
 # holds one too) and actions per TABLE_USER_WINDOW seconds. 0: no limit.
 TABLE_SOCKETS_PER_USER = env_int("TABLE_SOCKETS_PER_USER", 6)

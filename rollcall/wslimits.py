@@ -152,7 +152,7 @@ def _bounded(base: type, limit: int) -> type:
 
         def send_frame(self, frame: bytes) -> None:
             """Write a whole websocket frame built once for every socket of an audience
-            (table.broadcast.text_frame: unmasked, uncompressed, one fragment, as
+            (table.live.broadcast.text_frame: unmasked, uncompressed, one fragment, as
             autobahn's sendMessage builds a server's frame), through the same bound and
             direct write as any other."""
             if not self._shut and self.state == self.STATE_OPEN:

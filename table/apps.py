@@ -7,6 +7,6 @@ class TableConfig(AppConfig):
     def ready(self) -> None:
         # Models can be imported only once the app registry is ready, so the receivers
         # module (which reads them) is imported here, as Django's docs recommend.
-        from . import receivers
+        from table.writing import receivers
 
         receivers.connect()

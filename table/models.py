@@ -46,7 +46,7 @@ class Visibility(models.TextChoices):
     BLIND = "blind", "Blind (GMs only until revealed)"
     # A whispered chat line: GMs, its author and the member it is whispered to (if not the
     # GM) read it; other members see a sealed line in its place; it is never revealed
-    # (table.visibility.sees).
+    # (table.log.visibility.sees).
     WHISPER = "whisper", "Whisper (GMs and its author)"
 
 
@@ -69,7 +69,7 @@ class TableLog(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     last_hash = models.CharField(max_length=64, default=GENESIS_HASH)
     last_public_seq = models.PositiveIntegerField(default=0)
-    # The running scene, kept in step by table.actions.scene_started/scene_ended, so an
+    # The running scene, kept in step by table.writing.actions.scene_started/scene_ended, so an
     # action learns it from the same locked row as its seq.
     scene = models.ForeignKey(
         Scene, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -109,7 +109,7 @@ class TableEvent(models.Model):
     # the before/after of each piece of scene state it touched). Never shown or exported;
     # hashed only when set, so events written before it existed keep their hashes.
     undo = models.JSONField(default=dict, blank=True)
-    # A secret or blind event's commitment and salt (table.visibility): players get the
+    # A secret or blind event's commitment and salt (table.log.visibility): players get the
     # commitment on a sealed card, the salt once it is revealed. Hashed only when set.
     seal = models.JSONField(default=dict, blank=True)
     visibility = models.CharField(
@@ -185,7 +185,7 @@ class TableEvent(models.Model):
 
 
 class SceneState(models.Model):
-    """What lasts one scene: changed only inside table.actions, with the row locked."""
+    """What lasts one scene: changed only inside table.writing.actions, with the row locked."""
 
     scene = models.OneToOneField(
         Scene, on_delete=models.CASCADE, primary_key=True, related_name="table_state"
@@ -203,7 +203,7 @@ class SceneState(models.Model):
 class SessionState(models.Model):
     """What lasts one play session, whatever scenes come and go (SER-10: a promoted
     session Asset), until the next session_start empties it. Changed only inside
-    table.actions, with the row locked; `session` is the number of the session the data
+    table.writing.actions, with the row locked; `session` is the number of the session the data
     belongs to (0 before the first mark), so a void knows whether it still may restore."""
 
     campaign = models.OneToOneField(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .consumers import TableConsumer
+from table.talk.consumers import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/campaign/<int:campaign_id>/", TableConsumer.as_asgi()),

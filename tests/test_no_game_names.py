@@ -57,7 +57,7 @@ def _imported_games(text: str) -> set[str]:
 def test_the_engines_are_read_and_every_game_is_checked():
     assert len(FILES) > 50 and len(SYSTEMS) >= 5
     names = {relative for relative, _ in FILES}
-    assert {"table/views.py", "table/templates/table/page.html"} <= names
+    assert {"table/pages/table.py", "table/templates/table/page.html"} <= names
     assert "table/jinja2/table/event.html" in names  # app template dirs, Jinja2's included
     assert not any(name.startswith("templates/games/") for name in names)
 

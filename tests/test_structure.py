@@ -5,6 +5,11 @@ and no module outgrows 800 lines.
       -> api, integrations -> table -> sheets -> campaigns -> rules
                                                            -> accounts
 
+Inside table/ too, each concern is a subpackage and imports point down (TABLE_LAYERS):
+
+    urls, routing, apps -> pages -> talk -> pools -> writing -> live -> reading
+      -> acting -> log -> models, signals
+
 These read the source with `ast` (nothing is imported), so they name the module, line
 or cycle at fault. Run as a script, this file prints the whole picture:
 
@@ -69,7 +74,7 @@ MAY_IMPORT = {
 }
 # The only imports app code makes inside a function: (file, what it imports) -> why.
 LAZY_IMPORTS = {
-    ("table/apps.py", "table.receivers"): (
+    ("table/apps.py", "table.writing.receivers"): (
         "AppConfig.ready(): the receivers read models, which exist only once the app "
         "registry is ready (Django's documented place for connecting signals)"
     ),
@@ -90,7 +95,7 @@ LAZY_IMPORTS = {
 class Import:
     path: str  # the importing file, relative to ROOT
     line: int
-    name: str  # what it imports, in full: "table.receivers", "django.conf.settings"
+    name: str  # what it imports, in full: "table.writing.receivers", "django.conf.settings"
     target: str  # the module that is loaded: a project module's name, or name's module
     nested: bool  # inside a function (or a class)
 
@@ -302,36 +307,52 @@ def upward_imports() -> list[str]:
 # --------------------------------------------------------------------------- the pages
 
 
-# The roll of a built pool and the socket's way to it sit below the table's pages: the
-# builder's Roll button (table.views), chat's /roll and the socket all call table.rolls.
-BELOW_THE_PAGES = ("table.rolls", "table.chat", "table.consumers")
+# table/'s concerns, lowest first: a module imports from its own layer or the ones below.
+# Django's own places (models, signals; apps, urls, routing; templatetags, management)
+# keep the names Django looks for, and sit where what they import puts them.
+TABLE_LAYERS = (
+    ("table.models", "table.signals"),  # the log's rows and the signal sent for apps above
+    ("table.log",),  # the rows on the hot path, undo, and the gate (visibility)
+    ("table.acting",),  # one action's view of the table: state, targets, whispers
+    ("table.reading", "table.templatetags"),  # cards, the log as a member reads it, exports
+    ("table.live",),  # delivery to the sockets, the database thread, the limits
+    ("table.writing",),  # perform: validate, resolve, log, broadcast; the receivers
+    ("table.pools",),  # the builders, the pool in the open, the one roll of a built pool
+    ("table.talk",),  # chat and the socket
+    ("table.pages",),  # the views and their forms
+    ("table.apps", "table.urls", "table.routing", "table.management"),
+)
 
 
-def _is_page(module: str) -> bool:
-    return module == "table.views" or module.startswith("table.views_")
+def table_layer(module: str) -> int | None:
+    """The index of the module's layer in TABLE_LAYERS, or None if it has none."""
+    for index, prefixes in enumerate(TABLE_LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return index
+    return None
 
 
-def pages_reached() -> list[str]:
-    """Page modules (table.views, table.views_*) that a BELOW_THE_PAGES module imports,
-    directly or through others: each as the chain of imports that reaches it."""
-    graph = _graph()
+def table_modules_without_a_layer() -> list[str]:
+    return sorted(
+        name
+        for name in MODULES
+        if _package(name) == "table" and name != "table" and table_layer(name) is None
+    )
+
+
+def upward_imports_in_table() -> list[str]:
     found = []
-    for start in BELOW_THE_PAGES:
-        came_from: dict[str, str] = {start: ""}
-        queue = deque([start])
-        while queue:
-            node = queue.popleft()
-            for target in sorted(graph.get(node, {})):
-                if target in came_from:
-                    continue
-                came_from[target] = node
-                if _is_page(target):
-                    chain = [target]
-                    while came_from[chain[-1]]:
-                        chain.append(came_from[chain[-1]])
-                    found.append(" -> ".join(reversed(chain)))
-                else:
-                    queue.append(target)
+    for name, imports in IMPORTS.items():
+        here = table_layer(name) if _package(name) == "table" else None
+        if here is None:
+            continue
+        for imp in imports:
+            there = table_layer(imp.target) if imp.target in MODULES else None
+            if there is not None and there > here:
+                found.append(
+                    f"{imp.where}: {name} ({TABLE_LAYERS[here][0]}) imports {imp.target} "
+                    f"({TABLE_LAYERS[there][0]}), a layer above it"
+                )
     return found
 
 
@@ -392,11 +413,19 @@ def test_apps_import_downward_only():
     )
 
 
-def test_the_roll_and_the_socket_import_no_page():
-    reached = pages_reached()
-    assert reached == [], (
-        "The roll (table.rolls), chat and the socket sit below the pages: move what they "
-        "share with a page down beside them (table.rolls):\n" + "\n".join(reached)
+def test_every_table_module_sits_in_one_layer_of_table():
+    loose = table_modules_without_a_layer()
+    assert loose == [], (
+        "Modules of table/ outside its subpackages (put each in the concern it serves, "
+        "TABLE_LAYERS):\n" + "\n".join(loose)
+    )
+
+
+def test_table_imports_downward_only_inside_table():
+    upward = upward_imports_in_table()
+    assert upward == [], (
+        "Imports against table/'s layers (the roll, chat and the socket sit below the pages; "
+        "move what they share down beside them):\n" + "\n".join(upward)
     )
 
 
@@ -417,8 +446,10 @@ def report() -> str:
     lines += [f"  {path}: {name} ({why})" for (path, name), why in LAZY_IMPORTS.items()]
     lines.append("Imports against the layers:")
     lines += [f"  {line}" for line in upward_imports()] or ["  none"]
-    lines.append("Pages imported by the roll, chat or the socket:")
-    lines += [f"  {chain}" for chain in pages_reached()] or ["  none"]
+    lines.append("table/ modules outside its layers:")
+    lines += [f"  {name}" for name in table_modules_without_a_layer()] or ["  none"]
+    lines.append("Imports against table/'s layers:")
+    lines += [f"  {line}" for line in upward_imports_in_table()] or ["  none"]
     lines.append(f"Modules over {MAX_LINES} lines outside rules/<slug>/ and tests/:")
     long = sorted(long_modules().items())
     lines += [f"  {path}: {count}" for path, count in long] or ["  none"]

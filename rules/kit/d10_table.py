@@ -82,7 +82,7 @@ class SetDifficulty(Transition):
 
 
 # Each grant of bonus dice is a scene-state key of its own ("bonus_dice_for_Ace"), so a
-# void or a veil (table.undo.parts) touches one character's grant and no other's.
+# void or a veil (table.log.undo.parts) touches one character's grant and no other's.
 GRANT_PREFIX = "bonus_dice_for_"
 
 

@@ -13,7 +13,7 @@ The order is scene state (`data["order"]`), changed only by the actions below, l
 voided and replayed as any other. The resolvers are pure functions of the *public* order
 (slots with the names players may read), so a logged event never names a hidden GM
 character: the private part of each slot (its sheet and true name) is written into the
-scene state by the transitions and shown by table.visibility to GMs only.
+scene state by the transitions and shown by table.log.visibility to GMs only.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ sheet's dice and ratings, counters, the scene's pools and contests), so the clie
 of state is never trusted, `precheck` refuses what the character cannot afford before
 any die is drawn (a refusal can never throw away a bad roll), and `apply` writes what the
 outcome calls for. They see the table only through the `Table` protocol below, which the
-engine (`table.context.Context`) implements over the database inside the action's
+engine (`table.acting.context.Context`) implements over the database inside the action's
 transaction: a transition is plain Python with no Django, tested with any object that
 speaks the protocol, and the engine stores, locks, logs and broadcasts whatever it wrote.
 

@@ -204,7 +204,7 @@ class GameUi:
     moves of the game one or two taps from a roll card (a plot point spent after the
     roll, the answer to a challenge), by action name, read the same way; the card shows
     them to those who may take them (the character's player, the GMs), and the action's
-    transition decides again who may (`table.views_moves`). card_move_picks: for a move
+    transition decides again who may (`table.pages.moves`). card_move_picks: for a move
     taken with one of the member's own characters against another's roll (UNI-5: resist
     it; CTX-4: buy the GM's hitch), action name -> the MovePicker listing each character's choices, which the card
     loads when the move is opened (the card itself is the same for every player).

@@ -102,7 +102,7 @@
       card.classList.toggle("is-mine", card.getAttribute("data-roller") === me);
     });
     // A GM may take every card's moves; the GM's copy of a card most players read alike
-    // is the players' own with the GM's tools added (table.rendering), so it comes hidden.
+    // is the players' own with the GM's tools added (table.reading.rendering), so it comes hidden.
     var mine = plays();
     var gm = !!document.querySelector(".surface-gm");
     item.querySelectorAll(".card-moves[data-moves-for][hidden]").forEach(function (moves) {

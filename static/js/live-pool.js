@@ -1,4 +1,4 @@
-/* The pool in the open (table/live_pool.py): a pool in progress that went quiet leaves
+/* The pool in the open (table/pools/live_pool.py): a pool in progress that went quiet leaves
    the "building" area when its time is up, as it does on the server; the GM's card keeps
    what the GM was choosing when it is re-sent; and when the GM's additions reach a
    player's builder, the builder re-renders itself once so its odds include them (focus

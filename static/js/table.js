@@ -199,7 +199,7 @@
     }
   });
 
-  // Events marked data-quiet changed no state (table/rendering.py, changes_nothing):
+  // Events marked data-quiet changed no state (table/reading/rendering.py, changes_nothing):
   // a message of only those leaves the scene panel and the builders as they are.
   var NEW_EVENT = /<template hx-swap-oob="afterbegin:#log" data-seq="\d+"[^>]*>/g;
 
@@ -419,7 +419,7 @@
     });
   });
 
-  // Pool builder: the clicked trait wins a conflict (see table/pool.py).
+  // Pool builder: the clicked trait wins a conflict (see rules/kit/builder.py).
   // Capture phase: runs before htmx reads the form on the same change event.
   document.addEventListener("change", function (evt) {
     var box = evt.target;

@@ -14,7 +14,7 @@ from django import template
 from rules.kit.cards import DEFAULT_CARD, CardReading
 from rules.kit.errors import RulesError
 from rules.registry import get_system
-from table.state import TABLE_ACTIONS
+from table.acting.state import TABLE_ACTIONS
 
 register = template.Library()
 
@@ -147,9 +147,10 @@ def split_facts(
 
 
 @register.filter
-def hitch_choices(outcome: Mapping) -> list[tuple[int, Mapping]]:
-    """CTX-4: (index, die) of the hitches in a roll the GM may buy."""
-    if not isinstance(outcome, Mapping) or outcome.get("hitch_buyer") != "gm":
+def dice_marked(outcome: Mapping, mark: str) -> list[tuple[int, Mapping]]:
+    """(index, die) of the roll's dice that carry `mark` (a die mark the game's card
+    declares), for a game's card control that acts on one of them."""
+    if not isinstance(outcome, Mapping):
         return []
     dice = outcome.get("dice") or []
-    return [(i, d) for i, d in enumerate(dice) if isinstance(d, Mapping) and d.get("hitch")]
+    return [(i, d) for i, d in enumerate(dice) if isinstance(d, Mapping) and d.get(mark)]

@@ -11,10 +11,10 @@ from accounts.admin import UserAdminForm
 from accounts.models import User
 from accounts.text import imitates_a_role
 from integrations.embeds import event_payload
-from table import chat
+from table.log.visibility import PLAYERS
 from table.models import TableEvent
-from table.rendering import render_event_html
-from table.visibility import PLAYERS
+from table.reading.rendering import render_event_html
+from table.talk import chat
 
 IMITATIONS = [
     "GM", "gm", "The GM", "the gm", "G.M.", "G. M.", "Game Master", "Gamemaster",

@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.text import shown_text
-from table import actions, chat
 from table.models import TableEvent
+from table.talk import chat
+from table.writing import actions
+from table.writing.append import plain_json
 
 BIDI = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 SPOOFING_FORMATS = {0x00AD, 0x180E, 0x200B, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
@@ -180,7 +182,7 @@ def test_what_an_action_carries_into_the_log_loses_its_hidden_characters(
     assert CLEAN in page and "fdp.exe" in page
     for hidden in ("\u202e", "\x1b", "\x07", "\u2066", "\u2069"):
         assert hidden not in page
-    assert actions._json({"goal": SPOOF, SPOOF: [SPOOF]}, "request") == {
+    assert plain_json({"goal": SPOOF, SPOOF: [SPOOF]}, "request") == {
         "goal": CLEAN,
         CLEAN: [CLEAN],
     }

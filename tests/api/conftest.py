@@ -13,7 +13,7 @@ from django.test import AsyncClient, Client
 
 from api import access
 from campaigns.models import Membership
-from table import rendering
+from table.reading import rendering
 from tests.table.conftest import faces, other_player, table_for  # noqa: F401 - fixtures
 from tests.table.sockets import HANG_GUARD
 
@@ -99,7 +99,7 @@ async def open_stream(url: str, token: str | None, headers: dict | None = None, 
 
 @pytest.fixture(autouse=True)
 def fresh_cards():
-    """table.rendering caches cards by event pk; test databases reuse pks."""
+    """table.reading.rendering caches cards by event pk; test databases reuse pks."""
     rendering.clear_cache()
     yield
     rendering.clear_cache()

@@ -25,8 +25,7 @@ from django.contrib.auth import get_user_model
 from api import access
 from campaigns import services
 from campaigns.models import Campaign, Membership
-from table import actions
-
+from table.writing import actions
 ROLL = {"pool": [{"die": "d8", "trait": "Thugs", "group": "situation"}]}
 U = get_user_model()
 if sys.argv[1] == "setup":

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
 from api import access
 from api.models import ApiToken
 from campaigns.models import Membership
-from table import actions
+from table.writing import actions
 
 from .conftest import token_for
 

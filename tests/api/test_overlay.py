@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from api import access
 from api.models import OverlayLink
-from table import actions
 from table.models import TableEvent
+from table.writing import actions
 from tests.table.test_canary import CANARY, plant
 
 from .conftest import open_stream

@@ -14,8 +14,8 @@ from jsonschema import Draft202012Validator
 from api import openapi, reading
 from api.models import ApiToken
 from rules.kit.table import MAX_ID
-from table import actions
 from table.models import TableEvent
+from table.writing import actions
 
 from .conftest import api_url, bearer, get, token_for
 

@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from api.models import ApiToken
 from campaigns import services
 from campaigns.models import Membership, Role
-from table import actions
+from table.writing import actions
 
 from .conftest import api_url, open_stream, token_for
 

@@ -15,7 +15,7 @@ from api import keys
 from api.models import ApiToken
 from campaigns import services
 from campaigns.models import Membership, Role
-from table import actions
+from table.writing import actions
 
 from .conftest import api_url, get, token_for
 

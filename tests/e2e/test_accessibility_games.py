@@ -33,8 +33,8 @@ from django.contrib.auth import get_user_model
 from django.http import QueryDict
 from campaigns.models import Campaign, Membership
 from sheets.models import Sheet, Trait
-from table import actions, rolls
-
+from table.writing import actions
+from table.pools import rolls
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
 typical = json.loads(sys.argv[2])

@@ -24,8 +24,7 @@ FOCUSED_TEXT = "() => (document.activeElement && document.activeElement.textCont
 # A player's roll made with known faces: the seed script draws them, as the table would.
 FIXED_FACES = r"""
 import random
-from table import actions as table_actions
-
+from table.writing import actions as table_actions
 class Faces(random.Random):
     def __init__(self, faces):
         super().__init__(0)

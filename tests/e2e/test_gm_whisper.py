@@ -3,7 +3,7 @@ it, another player sees only the sealed line "The GM whispered to Alice".
 
 Issue #27, 8: at a phone's size (390 × 844, the chat line on the Log tab) and a laptop's
 (1366 × 900). One game is enough: the chat line, its picker and the whisper's line are
-the table's own (table/templates/table/_chat.html, table.whispers), with no game's
+the table's own (table/templates/table/_chat.html, table.acting.whispers), with no game's
 markup or words in them."""
 
 from __future__ import annotations

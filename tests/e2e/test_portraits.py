@@ -20,8 +20,7 @@ from django.contrib.auth import get_user_model
 from campaigns import services
 from campaigns.models import Membership
 from sheets import services as sheets
-from table import actions
-
+from table.writing import actions
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
 campaign = services.create_campaign(gm, name="Portraits", description="", system="serenity")

@@ -59,8 +59,7 @@ LAST_PICK = {system: TYPICAL[system][-1] for system in SYSTEMS} | {"personae": "
 SETUP = (
     SEED_PRELUDE
     + r"""
-from table import actions
-
+from table.writing import actions
 out = {}
 for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"):
     for size in ("phone", "laptop"):

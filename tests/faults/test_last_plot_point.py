@@ -16,10 +16,10 @@ from django.db import connection
 from campaigns import services
 from campaigns.models import Membership, Role
 from sheets.models import Counter, Sheet, Trait
-from table import actions as table_actions
-from table.actions import ActionError, perform
-from table.export import verify
 from table.models import TableEvent
+from table.reading.export import verify
+from table.writing import actions as table_actions
+from table.writing.actions import ActionError, perform
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

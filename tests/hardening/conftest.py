@@ -28,7 +28,7 @@ def quiet_refusals():
 @pytest.fixture(autouse=True)
 def roomy_user_limits(settings):
     """Hundreds of requests and messages of one user within seconds are the point here:
-    the per-user budget and the throttle on opening sockets (table/limits.py, tested in
+    the per-user budget and the throttle on opening sockets (table/live/limits.py, tested in
     tests/table/test_user_limits.py) must not decide what these tests see."""
     settings.TABLE_USER_RATE = 10**6
     settings.TABLE_SOCKET_OPENS = 10**6

@@ -423,7 +423,7 @@ def _table_rows() -> list[Row]:
 
     def for_own(status: int, anon: Status = LOGIN) -> dict[str, Want]:
         # Players act for their own characters only: another player's action on Mal is
-        # let through to table.actions, which refuses it with a message (nothing changes).
+        # let through to table.writing.actions, which refuses it with a message (nothing changes).
         return _roles(W(status, True), W(status, True), W(status), W(403), W(404), W(anon))
 
     post = {"state_changing": True}
@@ -597,7 +597,7 @@ def _table_rows() -> list[Row]:
         ),
         Row(
             # The GM starts the scene's action order; a player's start reaches
-            # table.actions, which refuses it with a message (nothing changes).
+            # table.writing.actions, which refuses it with a message (nothing changes).
             "table_order",
             "POST",
             _roles(W(302, True), W(302), W(302), W(403), W(404), W(LOGIN)),

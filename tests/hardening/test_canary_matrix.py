@@ -4,7 +4,7 @@ name, a void's reason, a whisper to the GM), and later public events that copy t
 public complication of the same character, the hidden character rolling in public). For
 every hidden thing and every reader of the log, the marker reaches exactly the members
 who may see it (the GM; the author of a whisper) and nobody else: no other player, no
-observer, no stream overlay, no post to the public Discord hook (table/visibility.py).
+observer, no stream overlay, no post to the public Discord hook (table/log/visibility.py).
 
 Every event kind is in the log that is read: a session's start, a scene's start and end,
 actions public, secret and blind, a reveal, a void, chat lines."""
@@ -23,10 +23,11 @@ from api import access
 from campaigns import services
 from integrations.embeds import event_payload
 from integrations.models import Message
-from table import broadcast, chat
-from table.actions import reveal, session_started, void
+from table.live import broadcast
+from table.log.visibility import GM, PLAYERS
 from table.models import TableEvent
-from table.visibility import GM, PLAYERS
+from table.talk import chat
+from table.writing.actions import reveal, session_started, void
 from tests.api.conftest import api_url, get, token_for
 from tests.integrations.conftest import hooks, receiver  # noqa: F401 - fixtures
 from tests.table.conftest import faces, other_player, table_for  # noqa: F401 - fixtures

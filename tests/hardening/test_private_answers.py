@@ -8,7 +8,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from table import chat
+from table.talk import chat
 
 from .expectations import ALL_ROWS, row_url
 from .world import MEMBER_ROLES, request

@@ -33,8 +33,10 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from rollcall.asgi import application
-from table import actions, broadcast, consumers
+from table.live import broadcast
 from table.models import TableEvent
+from table.talk import consumers
+from table.writing import actions
 from tests.table.sockets import HANG_GUARD
 
 from .world import FIGHTIN, World, diff, snapshot

@@ -29,8 +29,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from campaigns import services
-from table import actions, broadcast, consumers
+from table.live import broadcast
 from table.models import TableEvent
+from table.talk import consumers
+from table.writing import actions
 from tests.table.conftest import Table, make_sheet
 from tests.table.sockets import HANG_GUARD, open_socket
 

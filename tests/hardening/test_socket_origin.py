@@ -16,8 +16,8 @@ from channels.testing import WebsocketCommunicator
 
 from rollcall.asgi import application
 from rollcall.wsorigin import SameOriginOnly
-from table import consumers
 from table.models import TableEvent
+from table.talk import consumers
 from tests.table.sockets import messages, open_socket, send, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -208,7 +208,7 @@ async def test_a_foreign_host_header_does_not_make_a_foreign_origin_same_site(me
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The socket's rate-limit clock (table/consumers.py reads time.monotonic()), held
+    """The socket's rate-limit clock (table/talk/consumers.py reads time.monotonic()), held
     still: how long the machine takes to answer never moves a message out of the
     window; the test moves it on by hand."""
     now = [1000.0]

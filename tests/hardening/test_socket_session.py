@@ -25,7 +25,8 @@ from django.urls import reverse
 from campaigns.models import Membership, Role
 from rollcall.asgi import application
 from rollcall.localserver import free_port, start_daphne, stop, wait_for_port
-from table import broadcast, consumers
+from table.live import broadcast
+from table.talk import consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

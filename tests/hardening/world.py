@@ -231,8 +231,8 @@ def request(
 
 
 def _clear_card_cache() -> None:
-    """table.rendering caches cards by event pk; rolled-back events reuse pks."""
-    from table import rendering
+    """table.reading.rendering caches cards by event pk; rolled-back events reuse pks."""
+    from table.reading import rendering
 
     rendering.clear_cache()
 
@@ -248,7 +248,7 @@ def _campaign(gm, name, members: list[tuple[Any, str]]) -> CampaignData:
     from campaigns.models import Membership
     from sheets import services as sheets
     from sheets.models import Counter
-    from table import actions
+    from table.writing import actions
 
     campaign = services.create_campaign(gm, name=name, description="", system="serenity")
     memberships = [

@@ -22,8 +22,8 @@ def main(url: str, count: int) -> list[int]:
     from campaigns.models import Campaign
     from integrations import vault
     from integrations.models import Audience, Webhook
-    from table import actions
     from table.models import TableEvent
+    from table.writing import actions
 
     campaign = Campaign.objects.first()
     if campaign is None:

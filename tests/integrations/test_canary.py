@@ -9,10 +9,10 @@ import pytest
 
 from integrations.models import Message
 from integrations.worker import Worker
-from table.actions import reveal
+from table.log.visibility import GM
 from table.models import Kind, TableEvent, Visibility
-from table.rendering import render_event_html
-from table.visibility import GM
+from table.reading.rendering import render_event_html
+from table.writing.actions import reveal
 from tests.table.test_canary import CANARY, plant
 
 from .conftest import drain

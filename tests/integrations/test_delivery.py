@@ -9,8 +9,8 @@ import pytest
 from integrations.embeds import RESENT_NOTE
 from integrations.models import Audience, Message, Webhook
 from integrations.worker import Worker
-from table.actions import reveal, void
 from table.models import TableEvent
+from table.writing.actions import reveal, void
 
 from .conftest import drain, set_hook
 

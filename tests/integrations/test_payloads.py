@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from integrations.embeds import EMBED_TOTAL_MAX, cut, event_payload, fit, plain, units
 from integrations.worker import post
+from table.log.visibility import GM, PLAYERS
 from table.models import TableEvent, Visibility
-from table.visibility import GM, PLAYERS
 
 from .receiver import limit_problems
 

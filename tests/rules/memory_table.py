@@ -1,5 +1,5 @@
 """An in-memory table that speaks `rules.kit.table.Table`: a game's transitions run over it
-with no database, as the engine runs them over one (`table.context.Context`)."""
+with no database, as the engine runs them over one (`table.acting.context.Context`)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from .memory_table import MemorySheet, MemoryTable
 
 
 def act(table: MemoryTable, name: str, request: dict) -> dict:
-    """One order action as the engine runs it (table.state registers them for every game)."""
+    """One order action as the engine runs it (table.acting.state registers them for every game)."""
     table.action = order.ACTIONS[name]
     table.request, table.params, table.sheet = dict(request), {}, None
     transition = order.TRANSITIONS[name]

@@ -27,8 +27,8 @@ from sheets.portraits import (
     normalise,
 )
 from sheets.services import add_trait, create_sheet
-from table import actions
-from table.rendering import render_event_html
+from table.reading.rendering import render_event_html
+from table.writing import actions
 
 MARKER = "GPS 51.4778N 0.0015W, kept secret"
 

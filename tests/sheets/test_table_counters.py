@@ -20,10 +20,10 @@ from django.urls import reverse
 
 from rules.registry import get_system
 from sheets.models import Counter, Sheet, Trait
-from table import actions
-from table.export import verify
 from table.models import TableEvent
-from table.rendering import render_event_html
+from table.reading.export import verify
+from table.reading.rendering import render_event_html
+from table.writing import actions
 from tests.table.sockets import caught_up, messages, open_socket
 
 from .conftest import text

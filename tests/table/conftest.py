@@ -11,8 +11,8 @@ import pytest
 from campaigns import services
 from campaigns.models import Campaign, Membership, Role
 from sheets.models import Counter, Sheet, Trait
-from table import actions as table_actions
-from table import broadcast
+from table.live import broadcast
+from table.writing import actions as table_actions
 
 
 class QueuedFaces(random.Random):

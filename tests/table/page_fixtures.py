@@ -125,8 +125,8 @@ def ids(*traits) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def fresh_cards():
-    """table.rendering caches cards by event pk; test databases reuse pks."""
-    from table import rendering
+    """table.reading.rendering caches cards by event pk; test databases reuse pks."""
+    from table.reading import rendering
 
     rendering.clear_cache()
     yield

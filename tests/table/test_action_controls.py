@@ -17,10 +17,10 @@ from rules.registry import SYSTEMS
 from rules.serenity.table import Benefit
 from sheets.models import Sheet
 from sheets.services import create_sheet
-from table import actions
-from table.action_menu import control_of, has_form, more_actions
-from table.context import UndeclaredTableParam
+from table.acting.context import UndeclaredTableParam
 from table.models import TableEvent
+from table.pages.action_menu import control_of, has_form, more_actions
+from table.writing import actions
 from tests.table.page_fixtures import (  # noqa: F401
     build_sheet,
     fresh_cards,

@@ -5,8 +5,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from campaigns import services
-from table.actions import ActionError, reveal, void
 from table.models import TableEvent
+from table.writing.actions import ActionError, reveal, void
 
 from .conftest import make_sheet
 from .sockets import closed_with, messages, open_socket, send, seqs

@@ -8,7 +8,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from table import broadcast, reading
+from table.live import broadcast
+from table.reading import reads as reading
 
 from .sockets import HANG_GUARD
 

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from sheets import services as sheets
-from table import actions
+from table.writing import actions
 from tests.table.page_fixtures import (  # noqa: F401
     fresh_cards,
     seed_scene_asset,

@@ -3,7 +3,7 @@ in the fields only the GM may see (a hidden GM character's name, a secret pool's
 a secret complication or scene Asset, a blind roll's goal, a secret void's reason, a
 difficulty set and bonus dice granted behind the screen). The
 GM's views hold every marker; no player's or observer's HTML, replay, JSON or Markdown
-export, sealed card or scene panel holds any (table/visibility.py)."""
+export, sealed card or scene panel holds any (table/log/visibility.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from table.actions import void
+from table.log.visibility import GM, PLAYERS
 from table.models import TableEvent
-from table.rendering import card_html
-from table.visibility import GM, PLAYERS
+from table.reading.rendering import card_html
+from table.writing.actions import void
 from tests.table.sockets import messages, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

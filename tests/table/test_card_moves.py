@@ -1,6 +1,6 @@
 """The common moves of a game one or two taps from a roll card (issue #27, 5): the card
 offers them to the character's player and the GMs, and the move's endpoint
-(table/views_moves.py) refuses everyone else, whatever they send: another player's roll
+(table/pages/moves.py) refuses everyone else, whatever they send: another player's roll
 is not theirs to spend on, and a roll hidden from them is refused exactly as a roll
 that does not exist. Contests (SER-6, SMV-10): the side whose turn it is gets its
 "Roll back" and "Give in" in the contest box, and nobody else does."""
@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from table.models import TableEvent
-from table.rendering import card_html, clear_cache
+from table.reading.rendering import card_html, clear_cache
 
 pytestmark = pytest.mark.django_db
 

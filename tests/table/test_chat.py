@@ -13,12 +13,12 @@ from asgiref.sync import async_to_sync
 from django.test import Client
 from django.urls import reverse
 
-from table import chat
-from table.builder import build, builder_inputs
 from table.models import Kind, TableEvent
-from table.rendering import clear_cache
-from table.rolls import roll_request
-from table.scene_panel import scene_state
+from table.pools.builder import build, builder_inputs
+from table.pools.rolls import roll_request
+from table.pools.scene import scene_state
+from table.reading.rendering import clear_cache
+from table.talk import chat
 
 from .sockets import caught_up, messages, open_socket, send, seqs
 
@@ -138,7 +138,7 @@ def test_a_gm_speaks_as_a_gm_character_but_a_player_never_does(table_for):
 
 
 def test_chat_lines_are_in_the_hash_chain(table_for):
-    from table.export import verify
+    from table.reading.export import verify
 
     t = table_for("serenity")
     chat.say(t.campaign.pk, t.player, "ooc", "hello")

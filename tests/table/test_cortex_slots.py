@@ -4,7 +4,8 @@ scene, Bank moves and bought hitches against them, plot point spends, advancemen
 import pytest
 
 from campaigns import services
-from table.actions import ActionError
+from table.reading.rendering import render_event_html
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 
@@ -81,12 +82,17 @@ def test_buy_hitch_both_ways_and_expiry_at_scene_end(t, faces):
     faces.queue.extend([5, 1, 9, 3])
     roll = t.perform(t.player, "roll", {"pool": POOL}, sheet_id=t.pc.pk)
     hitch = next(i for i, d in enumerate(roll.outcome["dice"]) if d["hitch"])
+    # The GM's card offers each hitch of the player's roll; the players' offers none.
+    offered = render_event_html(roll, "gm").count("Buy hitch:")
+    assert offered == sum(1 for d in roll.outcome["dice"] if d["hitch"]) >= 1
+    assert "Buy hitch:" not in render_event_html(roll, "players")
     with pytest.raises(ActionError, match="Only the GM"):
         t.perform(t.player, "buy_hitch", {"index": hitch}, sheet_id=t.pc.pk)
     t.perform(t.gm, "buy_hitch", {"index": hitch, "table": {"roll": roll.seq}})
     assert t.counter(t.pc, "plot_points") == 2
     faces.queue.extend([1, 6, 4])
     gm_roll = t.perform(t.gm, "gm_pool", {"pool": ["d8", "d6", "d6"]})
+    assert "Buy hitch:" not in render_event_html(gm_roll, "gm")  # the players buy these
     bought = t.perform(t.player, "buy_hitch", {"index": 0, "table": {"roll": gm_roll.seq}},
                        sheet_id=t.pc.pk)  # fmt: skip
     assert bought.request["buyer"] == "players"

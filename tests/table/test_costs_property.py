@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets.models import Trait
-from table import actions as table_actions
-from table import live_pool
 from table.models import TableEvent
+from table.pools import live_pool
+from table.writing import actions as table_actions
 
 pytestmark = pytest.mark.django_db
 

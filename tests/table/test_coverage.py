@@ -1,4 +1,4 @@
-"""Every action of every system in the registry is run through table.actions.perform
+"""Every action of every system in the registry is run through table.writing.actions.perform
 by this folder's tests (a new action without a table test fails here)."""
 
 import re

@@ -15,8 +15,8 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from table.actions import reveal, void
 from table.models import TableEvent
+from table.writing.actions import reveal, void
 
 from .test_pool_from_table import act, everything, last_event, refused
 

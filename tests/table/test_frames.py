@@ -1,5 +1,5 @@
 """Under daphne a card reaches the sockets of an audience as one websocket frame built
-once and written to each of them (table.broadcast.Frames, TableConsumer.push_frame,
+once and written to each of them (table.live.broadcast.Frames, TableConsumer.push_frame,
 rollcall.wslimits.frame_writer): what each member reads is what the general path sends,
 a whisper's author still reads it whole and other players its sealed line."""
 
@@ -15,7 +15,7 @@ from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
 from rollcall.asgi import table_sockets
-from table.broadcast import text_frame
+from table.live.broadcast import text_frame
 
 from .sockets import HANG_GUARD, _head, caught_up, messages, open_socket, send, seqs, session_cookie
 

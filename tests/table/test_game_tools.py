@@ -12,8 +12,9 @@ from django.template.loader import select_template
 from django.urls import resolve, reverse
 
 from rules.registry import SYSTEMS
-from table import scene_panel, views_gm
-from table.action_menu import has_form
+from table.pages import gm as views_gm
+from table.pages import scene_panel
+from table.pages.action_menu import has_form
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """The GM's "give plot points" is a logged table action ("give_points") that goes through
-table.actions.perform: GM only, 1..10 or a minus to take back, never below zero, a card
+table.writing.actions.perform: GM only, 1..10 or a minus to take back, never below zero, a card
 in the roll log, voidable, and the dashboard form calls it (SER-8; Drama Points in
 Unisystem, criticals in Personae, PER-6)."""
 
@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 
 from rules.registry import SYSTEMS
-from table import actions
-from table.export import verify
+from table.acting.state import TABLE_ACTIONS
 from table.models import TableEvent
-from table.rendering import render_event_html
-from table.state import TABLE_ACTIONS
+from table.reading.export import verify
+from table.reading.rendering import render_event_html
+from table.writing import actions
 
 pytestmark = pytest.mark.django_db
 

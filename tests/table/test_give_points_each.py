@@ -5,10 +5,10 @@ this campaign only, a hidden GM character kept behind the screen."""
 import pytest
 from django.urls import reverse
 
-from table import actions
-from table.export import verify
 from table.models import TableEvent
-from table.rendering import render_event_html
+from table.reading.export import verify
+from table.reading.rendering import render_event_html
+from table.writing import actions
 from tests.table.conftest import make_sheet
 
 pytestmark = pytest.mark.django_db

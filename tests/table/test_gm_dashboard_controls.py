@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from table import actions
 from table.models import TableEvent
+from table.writing import actions
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, table  # noqa: F401
 
 pytestmark = pytest.mark.django_db

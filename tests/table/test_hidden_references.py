@@ -1,6 +1,6 @@
 """Property: for every action that takes a reference (a roll's seq, an event's seq, a
 character, a scene Asset by name), a target hidden from the actor gets exactly the
-reply a target that does not exist gets, and nothing changes (table/visibility.py)."""
+reply a target that does not exist gets, and nothing changes (table/log/visibility.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets.models import Trait
-from table.actions import ActionError, reveal, void
 from table.models import TableEvent
+from table.writing.actions import ActionError, reveal, void
 from tests.table.test_secrets import CTX_POOL, state_rows
 
 pytestmark = pytest.mark.django_db

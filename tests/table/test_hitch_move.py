@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from table.models import TableEvent
-from table.rendering import card_html, clear_cache
+from table.reading.rendering import card_html, clear_cache
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The pool in the open (table/live_pool.py): the GM sees a player's pool while it is
+"""The pool in the open (table/pools/live_pool.py): the GM sees a player's pool while it is
 built, with its odds, and may add the other side's dice to it; the other players see only
 that a roll is being built; a blind roll's pool is the GM's only."""
 
@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from sheets.models import Trait
-from table import actions as table_actions
-from table import live_pool
 from table.models import TableEvent
+from table.pools import live_pool
+from table.writing import actions as table_actions
 
 from .sockets import HANG_GUARD, caught_up, messages, open_socket
 
@@ -325,7 +325,7 @@ def test_per1_the_gm_grants_bonus_dice_to_a_challenge_in_progress(table_for):
 
 
 def test_a_pool_rolled_before_is_one_tap_away_and_reads_its_dice_again(table_for):
-    """The recent pools (table/recent_pools.py): Again names traits, the sheet gives dice."""
+    """The recent pools (table/pools/recent.py): Again names traits, the sheet gives dice."""
     t = table_for("serenity")
     t.start_scene()
     url = reverse("table_pool", args=[t.campaign.pk, t.pc.pk])

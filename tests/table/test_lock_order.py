@@ -16,9 +16,9 @@ from campaigns import services
 from campaigns.locking import Busy
 from sheets import services as sheets
 from sheets.models import Counter
-from table.actions import ActionError, perform
-from table.export import verify
 from table.models import TableEvent
+from table.reading.export import verify
+from table.writing.actions import ActionError, perform
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

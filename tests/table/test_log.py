@@ -12,11 +12,12 @@ from django.utils import timezone
 
 from campaigns import services
 from campaigns.models import Scene
-from table import actions, broadcast
-from table.actions import ActionError, reveal, scene_state, visible_events, void
-from table.export import export_data, to_markdown, verify
+from table.live import broadcast
+from table.log.visibility import PLAYERS, event_data
 from table.models import GENESIS_HASH, TableEvent, TableLog, chain_hash
-from table.visibility import PLAYERS, event_data
+from table.reading.export import export_data, to_markdown, verify
+from table.writing import actions
+from table.writing.actions import ActionError, reveal, scene_state, visible_events, void
 
 pytestmark = pytest.mark.django_db
 
@@ -218,7 +219,7 @@ def test_each_card_says_who_sees_it_in_words_and_a_drawn_icon(t, faces, client_f
     symbol of the page's SVG sprite), so it shows on systems without an emoji font; the
     card holds only a reference, stays ASCII for the card cache and needs no
     static-files lookup (table/jinja2/table/event.html)."""
-    from table.rendering import card_html
+    from table.reading.rendering import card_html
 
     expected = {
         "public": ("Public", "vis-public"),
@@ -241,7 +242,7 @@ def test_each_card_says_who_sees_it_in_words_and_a_drawn_icon(t, faces, client_f
 def test_a_row_id_used_again_never_brings_back_another_events_card(t, faces):
     """SQLite hands out the id of a rolled-back insert again: a card cached for the event
     that was rolled back must not be shown for the one that took its id."""
-    from table.rendering import card_html
+    from table.reading.rendering import card_html
 
     rolled_back = roll(t)
     assert "Fightin&#39;" in card_html(rolled_back, PLAYERS)

@@ -18,7 +18,7 @@ from rules.serenity import odds as serenity_odds
 from rules.smallville import odds as smallville_odds
 from rules.unisystem import odds as uni_odds
 from rules.unisystem.odds_queries import total_report
-from table.svg import percent
+from table.pages.svg import percent
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, make_campaign  # noqa: F401
 
 pytestmark = pytest.mark.django_db

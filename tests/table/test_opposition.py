@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from table.actions import ActionError, reveal
-from table.export import verify
+from table.log.visibility import GM, PLAYERS, acknowledgement, event_data
 from table.models import TableEvent
-from table.rendering import card_html, event_message
-from table.visibility import GM, PLAYERS, acknowledgement, event_data
+from table.reading.export import verify
+from table.reading.rendering import card_html, event_message
+from table.writing.actions import ActionError, reveal
 
 pytestmark = pytest.mark.django_db
 

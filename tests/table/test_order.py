@@ -1,5 +1,5 @@
 """The action order at the table: started, passed, changed and ended through
-table.actions (logged, public, voidable, replayed, exported), shown in the scene panel
+table.writing.actions (logged, public, voidable, replayed, exported), shown in the scene panel
 as each member may see it, and never naming a hidden GM character to players."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from table import actions
-from table.export import export_data, to_markdown, verify
 from table.models import TableEvent
-from table.rendering import render_event_html
-from table.scene_panel import render_panel
+from table.pages.scene_panel import render_panel
+from table.reading.export import export_data, to_markdown, verify
+from table.reading.rendering import render_event_html
+from table.writing import actions
 
 from .sockets import messages, open_socket, send
 

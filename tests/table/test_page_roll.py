@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from sheets.models import Counter, Trait
-from table import actions
-from table.action_menu import more_actions
 from table.models import TableEvent
+from table.pages.action_menu import more_actions
+from table.writing import actions
 from tests.table.page_fixtures import build_sheet, fresh_cards, ids, table  # noqa: F401
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import html
 import pytest
 from django.urls import reverse
 
-from table.actions import ActionError
 from table.models import TableEvent
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 

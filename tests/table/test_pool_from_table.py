@@ -18,8 +18,8 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from sheets.models import Counter, Sheet, Trait
-from table.actions import reveal
 from table.models import SceneState, TableEvent
+from table.writing.actions import reveal
 
 from .conftest import add_counters, add_traits
 from .sockets import messages, open_socket, send
@@ -196,7 +196,7 @@ def test_hidden_and_gm_secret_dice_are_refused_as_if_they_did_not_exist(ser):
     )
 
     # A complication the GM activated behind the screen for Niska is veiled from players
-    # (table.visibility): their pool cannot use it, and is told what a missing one gets.
+    # (table.log.visibility): their pool cannot use it, and is told what a missing one gets.
     ser.perform(ser.gm, "activate_complication", {"complication": "Hunted"},
                 sheet_id=ser.npc.pk, visibility="gm")  # fmt: skip
     assert asked("complications", "Hunted", ser.npc.pk) == asked("complications", "Hunted", nobody)

@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 
 from rules.kit import cortex_odds
-from table import actions, builder
 from table.models import TableEvent
-from table.svg import percent
+from table.pages.svg import percent
+from table.pools import builder
+from table.writing import actions
 from tests.table.page_fixtures import (  # noqa: F401
     build_sheet,
     fresh_cards,
@@ -142,7 +143,7 @@ def test_a_forged_asset_name_does_nothing(assets_table, client_for, player):
 
 
 def test_ser10_a_scene_asset_hides_a_session_one_of_the_same_name(table, client_for, player):  # noqa: F811
-    """SER-10: the scene's Asset is the nearer one (table.state.table_asset reads it first);
+    """SER-10: the scene's Asset is the nearer one (table.acting.state.table_asset reads it first);
     an Asset named like one on the sheet is the sheet's and is not offered again."""
     campaign, sheet, t = table
     seed_scene_asset(campaign, "Smoke", "d10", sheet)

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from table.actions import reveal
-from table.rendering import changes_nothing, event_message
-from table.visibility import GM, PLAYERS
+from table.log.visibility import GM, PLAYERS
+from table.reading.rendering import changes_nothing, event_message
+from table.writing.actions import reveal
 
 pytestmark = pytest.mark.django_db
 

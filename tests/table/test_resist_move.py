@@ -13,9 +13,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from table.actions import ActionError
 from table.models import TableEvent
-from table.rendering import card_html, clear_cache
+from table.reading.rendering import card_html, clear_cache
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 

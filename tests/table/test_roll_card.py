@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from table.rendering import render_event_html
-from table.visibility import GM, PLAYERS
+from table.log.visibility import GM, PLAYERS
+from table.reading.rendering import render_event_html
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""One roll, whichever way it is asked for (table/rolls.py): the pool builder's Roll
+"""One roll, whichever way it is asked for (table/pools/rolls.py): the pool builder's Roll
 button, chat's `/roll` from the chat form and `/roll` over the socket make the same
 request from the same picks, in every game: the same pool, the dice the GM added to the
 roll while it was built, the same cost charged; and each of them clears the pool in the
@@ -12,12 +12,14 @@ from django.test import Client
 from django.urls import reverse
 
 from sheets.models import Counter, Trait
-from table import actions as table_actions
-from table import chat, live_pool, recent_pools
-from table.builder import build, builder_inputs
 from table.models import Kind, TableEvent
-from table.rendering import clear_cache
-from table.scene_panel import scene_state
+from table.pools import live_pool
+from table.pools import recent as recent_pools
+from table.pools.builder import build, builder_inputs
+from table.pools.scene import scene_state
+from table.reading.rendering import clear_cache
+from table.talk import chat
+from table.writing import actions as table_actions
 
 from .sockets import HANG_GUARD, open_socket, send, seqs
 from .test_chat import refusal

@@ -13,7 +13,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 
 from rules.registry import SYSTEMS
-from table.scene_panel import panel_groups
+from table.pages.scene_panel import panel_groups
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from table import actions as table_actions
-from table.export import verify
 from table.models import TableEvent, canonical_json
+from table.reading.export import verify
+from table.writing import actions as table_actions
 
 pytestmark = pytest.mark.django_db
 

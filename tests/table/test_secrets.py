@@ -1,6 +1,6 @@
 """Issue #15 as an attacker plays it: a player who wants to peek behind the GM's screen,
 through the real socket and pages. Each test failed on the table as it was before the
-visibility gate (table/visibility.py)."""
+visibility gate (table/log/visibility.py)."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_secret_complications_and_scene_assets_stay_out_of_players_panels_and_bu
         assert "Sniper Nest Above" not in pages(ctx, getattr(ctx, user))
     ser.perform(ser.gm, "give_points", {"amount": 1}, sheet_id=ser.pc.pk)  # a public event
     assert "Marked by Niska" not in pages(ser, ser.player)
-    from table.actions import reveal
+    from table.writing.actions import reveal
 
     reveal(ser.campaign, ser.gm, activated.pk)
     reveal(ctx.campaign, ctx.gm, created.pk)
@@ -205,7 +205,7 @@ def test_secret_complications_and_scene_assets_stay_out_of_players_panels_and_bu
 
 def test_a_player_cannot_roll_or_step_up_a_secret_scene_asset(table_for, faces):
     """CTX-7: naming a secret scene Asset gets the refusal a made-up name gets."""
-    from table.actions import ActionError
+    from table.writing.actions import ActionError
 
     t = table_for("cortex_slots")
     t.start_scene()

@@ -1,11 +1,11 @@
-"""Serenity Plus at the table: every action through table.actions.perform, with the
+"""Serenity Plus at the table: every action through table.writing.actions.perform, with the
 state each one reads from the database and writes back (SER-1 … SER-11)."""
 
 import pytest
 
-from table.actions import ActionError
-from table.export import verify
 from table.models import TableEvent
+from table.reading.export import verify
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 

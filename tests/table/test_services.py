@@ -19,8 +19,8 @@ from django.test import Client
 
 from rollcall.localserver import free_port, start_daphne, stop, wait_for_port
 from sheets.models import Counter
-from table.actions import ActionError, perform
-from table.export import verify
+from table.reading.export import verify
+from table.writing.actions import ActionError, perform
 
 from .sockets import HANG_GUARD
 
@@ -198,7 +198,7 @@ async def test_a_connection_dropped_while_idle_is_replaced_before_the_next_roll(
     while the table is quiet: the next roll is made, not refused."""
     from asgiref.sync import sync_to_async
 
-    from table import dbthread
+    from table.live import dbthread
 
     from .sockets import messages, open_socket, send, seqs
 

@@ -10,10 +10,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaigns import services
-from table import actions
-from table.actions import ActionError, session_state, void
-from table.export import verify
 from table.models import SceneState
+from table.reading.export import verify
+from table.writing import actions
+from table.writing.actions import ActionError, session_state, void
 
 from .page_fixtures import fresh_cards  # noqa: F401  (pages cache cards by pk; pks are reused)
 

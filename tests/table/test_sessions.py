@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from table import actions
-from table.export import NoSuchSession, export_data, verify
 from table.models import TableEvent
+from table.reading.export import NoSuchSession, export_data, verify
+from table.writing import actions
 
 from .page_fixtures import fresh_cards  # noqa: F401  (pages cache cards by pk; pks are reused)
 

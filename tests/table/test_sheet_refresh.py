@@ -5,7 +5,7 @@ sheet pages over the campaign socket once the action commits (sheets.live)."""
 import pytest
 from asgiref.sync import sync_to_async
 
-from table import actions
+from table.writing import actions
 
 from .page_fixtures import fresh_cards  # noqa: F401  (cards are cached by pk; pks are reused)
 from .sockets import HANG_GUARD, caught_up, open_socket

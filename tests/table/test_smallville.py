@@ -3,7 +3,7 @@ scene, contests with challenged traits stepping down when the conflict ends."""
 
 import pytest
 
-from table.actions import ActionError
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 

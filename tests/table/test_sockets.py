@@ -10,8 +10,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from campaigns.models import Membership, Role
-from table import actions, broadcast, consumers
+from table.live import broadcast
 from table.models import TableEvent
+from table.talk import consumers
+from table.writing import actions
 
 from .sockets import HANG_GUARD, closed_with, messages, open_socket, send, seqs
 

@@ -3,7 +3,7 @@ lengthy-task and chase trackers kept for the scene."""
 
 import pytest
 
-from table.actions import ActionError
+from table.writing.actions import ActionError
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Limits per user at a table, across all their sockets and HTTP requests (table/limits.py,
+"""Limits per user at a table, across all their sockets and HTTP requests (table/live/limits.py,
 docs/reliability.md "Flood"): a cap on open sockets that closes the user's oldest with
 4429 and says why; one action budget shared by every socket and form of the user and
 no one else's; and turns, so one user's burst of actions does not go before another
@@ -19,8 +19,9 @@ from django.urls import reverse
 
 from rollcall.asgi import application
 from sheets.models import Counter, Trait
-from table import broadcast, consumers, limits
+from table.live import broadcast, limits
 from table.models import TableEvent
+from table.talk import consumers
 
 from .sockets import HANG_GUARD, closed_with, messages, open_socket, send, seqs, session_cookie
 
@@ -284,7 +285,7 @@ async def test_a_broken_cache_lets_people_play(t, faces, settings, monkeypatch):
 def test_every_table_form_that_acts_spends_the_same_budget(t, settings, client_for):
     """Once the GM's budget is spent, every form of the table that acts says "Slow down"
     where it shows a refusal, and changes nothing."""
-    from table import actions
+    from table.writing import actions
 
     settings.TABLE_USER_RATE, settings.TABLE_USER_WINDOW = 1, 60
     t.start_scene()

@@ -1,5 +1,5 @@
 """The cap on a user's sockets at a table across two daphne processes that share Redis
-(table/limits.py): a socket opened on one process closes the user's oldest, served by
+(table/live/limits.py): a socket opened on one process closes the user's oldest, served by
 the other, with 4429 and the reason, as a deployment with several processes runs it.
 
 Two real daphne processes on one SQLite file built for the test, and a private
@@ -152,7 +152,7 @@ def run(workdir: Path) -> dict:
 
 @pytest.mark.services
 def test_a_socket_opened_on_one_process_closes_the_users_oldest_on_the_other(tmp_path):
-    from table.consumers import CLOSE_REPLACED, REPLACED_TEXT
+    from table.talk.consumers import CLOSE_REPLACED, REPLACED_TEXT
 
     result = run(tmp_path)
     for name in ("first", "second"):

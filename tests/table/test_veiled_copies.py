@@ -8,10 +8,10 @@ import pytest
 from django.urls import reverse
 
 from campaigns import services
-from table.actions import reveal, scene_state, void
+from table.log.visibility import GM, PLAYERS, event_data
 from table.models import TableEvent
-from table.rendering import card_html
-from table.visibility import GM, PLAYERS, event_data
+from table.reading.rendering import card_html
+from table.writing.actions import reveal, scene_state, void
 
 pytestmark = pytest.mark.django_db
 

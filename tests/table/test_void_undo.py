@@ -12,9 +12,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaigns import services
-from table.actions import void
-from table.export import export_data, verify
 from table.models import TableEvent, TableLog
+from table.reading.export import export_data, verify
+from table.writing.actions import void
 
 pytestmark = pytest.mark.django_db
 

@@ -18,11 +18,11 @@ from django.urls import reverse
 from api import access
 from integrations import vault
 from integrations.models import Audience, Message, Webhook
-from table import chat
-from table.export import export_data, to_markdown
 from table.models import Kind, TableEvent
-from table.reading import fetch_stream
-from table.rendering import clear_cache
+from table.reading.export import export_data, to_markdown
+from table.reading.reads import fetch_stream
+from table.reading.rendering import clear_cache
+from table.talk import chat
 
 from .sockets import caught_up, messages, open_socket, send, seqs
 

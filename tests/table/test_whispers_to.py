@@ -18,11 +18,11 @@ from api import access
 from campaigns.models import Campaign, Membership, Role
 from integrations import vault
 from integrations.models import Audience, Message, Webhook
-from table import chat
-from table.actions import ActionError
-from table.export import export_data, to_markdown
 from table.models import TableEvent
-from table.rendering import clear_cache
+from table.reading.export import export_data, to_markdown
+from table.reading.rendering import clear_cache
+from table.talk import chat
+from table.writing.actions import ActionError
 
 from .sockets import caught_up, messages, open_socket, send, seqs
 from .test_whispers import HOOK_URL, api_client, cards, notice, page_of

@@ -18,8 +18,8 @@ from campaigns import services
 from campaigns.models import Campaign, Membership, Role
 from rules import registry
 from sheets.models import Sheet, Trait
-from table import actions as table_actions
 from table.models import TableEvent
+from table.writing import actions as table_actions
 from tests.table.conftest import QueuedFaces
 from tests.table.sockets import caught_up, messages, open_socket, send
 

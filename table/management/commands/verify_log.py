@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.models import Campaign
-from table.export import verify
+from table.reading.export import verify
 
 
 class Command(BaseCommand):
