@@ -8,6 +8,7 @@ Run from the repository root:
     .venv/bin/python bench/table_load.py --campaigns 125 --rate 3.2 --duration 15
     .venv/bin/python bench/table_load.py --server uvicorn       # the same, served by uvicorn
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/table_load.py --services
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/table_load.py --services --cpu --rate 0.6
 
 Without --campaigns it runs both scenarios of design.md: 1 campaign × 8 sockets
 (target p99 ≤ 15 ms) and 125 campaigns × 8 sockets (≥ 3,000 deliveries/s, p99 ≤ 100 ms,
@@ -22,7 +23,7 @@ complete within the sending window; "lost" counts (socket, seq) pairs still miss
 after every socket has asked for a replay ("resume") of what it missed;
 server_cpu_ms_per_roll is the server process's CPU time (Linux /proc) per roll,
 load_cpu_ms_per_roll the load generator's, machine_busy_cores what the whole machine
-was busy with during the window.
+was busy with during the window, server_rss_mb the server's resident memory at its end.
 
 The bench's daphne runs with production settings (DEBUG off) and raised rate limits
 (TABLE_SOCKET_RATE, TABLE_USER_RATE): one socket per campaign sends every roll, all of
@@ -37,6 +38,11 @@ Each setup is stepped through offered loads (up by a quarter while it keeps up, 
 halving the interval), each step on fresh campaigns, the two setups' steps alternating
 (a machine whose speed drifts weighs on both alike); the figure is the ratio of the two
 capacities (target ≥ 1.6), with the peak deliveries seen at any step beside it.
+--services --cpu instead runs both setups at ONE offered load (--rate, rolls/s per
+campaign), steps in the order 1 2 2 1 (--rounds), and reports each setup's server CPU
+per roll summed over its processes and the ratio two / one (target ≤ 1.10), for a load
+both keep up with. The fresh database is named after DATABASE_URL's (bench_scale ->
+bench_scale_1a2b3c4d, never test*: bench/scratch.py).
 """
 
 from __future__ import annotations
@@ -779,7 +785,9 @@ def main() -> None:
     parser.add_argument("--campaigns", type=int, help="one custom scenario with this many")
     parser.add_argument("--sockets", type=int, default=8, help="sockets per campaign")
     parser.add_argument(
-        "--rate", type=float, help="rolls/s per campaign (3.2; with --services, the first step)"
+        "--rate",
+        type=float,
+        help="rolls/s per campaign (3.2; with --services, the first step; with --cpu, the load: 1.2)",
     )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run")
     parser.add_argument(
