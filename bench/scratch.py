@@ -21,12 +21,39 @@ SETTINGS_ENV = {
 }
 
 
-def fresh_database(url: str) -> tuple[str, str]:
-    """Create an empty database on the server of `url`; (its URL, its name)."""
+def scratch_name(url: str) -> str:
+    """A fresh database's name, from the name in `url` (bench_scale -> bench_scale_1a2b3c4d;
+    rollcall_soak_... when the URL names the server's own postgres database). Never one
+    starting with "test": Django's test runs create and drop test_* databases, and CI
+    runs on the same server may be using them at the same time."""
+    base = urlparse(url).path.lstrip("/")
+    if not base or base in ("postgres", "template0", "template1"):
+        base = "rollcall_soak"
+    if base.lower().startswith("test"):
+        base = f"bench_{base}"
+    return f"{base[:50]}_{secrets.token_hex(4)}"
+
+
+def _admin(url: str):
+    """An autocommit connection to the server of `url`: to its own database, or to the
+    server's postgres database when that one does not exist (a URL naming the branch's
+    scratch databases, not a database made beforehand)."""
     import psycopg
 
-    name = f"rollcall_soak_{secrets.token_hex(4)}"
-    with psycopg.connect(url, autocommit=True) as conn:
+    try:
+        return psycopg.connect(url, autocommit=True)
+    except psycopg.OperationalError as error:
+        if "does not exist" not in str(error):
+            raise
+        return psycopg.connect(
+            urlunparse(urlparse(url)._replace(path="/postgres")), autocommit=True
+        )
+
+
+def fresh_database(url: str) -> tuple[str, str]:
+    """Create an empty database on the server of `url`; (its URL, its name)."""
+    name = scratch_name(url)
+    with _admin(url) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return urlunparse(urlparse(url)._replace(path=f"/{name}")), name
 
@@ -53,7 +80,5 @@ def spread_campaign_ids() -> None:
 
 
 def drop_database(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
+    with _admin(url) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -8,6 +8,7 @@ Run from the repository root:
     .venv/bin/python bench/table_load.py --campaigns 125 --rate 3.2 --duration 15
     .venv/bin/python bench/table_load.py --server uvicorn       # the same, served by uvicorn
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/table_load.py --services
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python bench/table_load.py --services --cpu --rate 0.6
 
 Without --campaigns it runs both scenarios of design.md: 1 campaign × 8 sockets
 (target p99 ≤ 15 ms) and 125 campaigns × 8 sockets (≥ 3,000 deliveries/s, p99 ≤ 100 ms,
@@ -22,7 +23,7 @@ complete within the sending window; "lost" counts (socket, seq) pairs still miss
 after every socket has asked for a replay ("resume") of what it missed;
 server_cpu_ms_per_roll is the server process's CPU time (Linux /proc) per roll,
 load_cpu_ms_per_roll the load generator's, machine_busy_cores what the whole machine
-was busy with during the window.
+was busy with during the window, server_rss_mb the server's resident memory at its end.
 
 The bench's daphne runs with production settings (DEBUG off) and raised rate limits
 (TABLE_SOCKET_RATE, TABLE_USER_RATE): one socket per campaign sends every roll, all of
@@ -37,12 +38,18 @@ Each setup is stepped through offered loads (up by a quarter while it keeps up, 
 halving the interval), each step on fresh campaigns, the two setups' steps alternating
 (a machine whose speed drifts weighs on both alike); the figure is the ratio of the two
 capacities (target ≥ 1.6), with the peak deliveries seen at any step beside it.
+--services --cpu instead runs both setups at ONE offered load (--rate, rolls/s per
+campaign), steps in the order 1 2 2 1 (--rounds), and reports each setup's server CPU
+per roll summed over its processes and the ratio two / one (target ≤ 1.10), for a load
+both keep up with. The fresh database is named after DATABASE_URL's (bench_scale ->
+bench_scale_1a2b3c4d, never test*: bench/scratch.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -420,6 +427,7 @@ async def run_load(
         await asyncio.sleep(0.05)
     cpu_used = sum(cpu_seconds(p) for p in pids) - cpu_before
     load_used = load_cpu_seconds() - load_before
+    rss = sum(rss_bytes(p) for p in pids)
     elapsed = window_end - started
 
     latencies = []
@@ -456,6 +464,7 @@ async def run_load(
         "server_cpu_ms_per_roll": round(1000 * cpu_used / max(1, total), 3),
         "load_cpu_ms_per_roll": round(1000 * load_used / max(1, total), 3),
         "machine_busy_cores": round(machine_busy, 2),
+        "server_rss_mb": round(rss / 2**20, 1),
     }
 
 
@@ -502,6 +511,16 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_bytes(pid: int) -> int:
+    """A process's resident memory (Linux /proc), 0 elsewhere."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE)
+    return int(found.group(1)) * 1024 if found else 0
 
 
 def load_cpu_seconds() -> float:
@@ -606,29 +625,22 @@ class CapacitySearch:
                 self.rate = (kept * self.failed) ** 0.5
 
 
-def scale_out(args, workdir: Path) -> dict:
-    """Capacity on one and on two server processes sharing PostgreSQL and Redis (a fresh
-    database on the server of DATABASE_URL, dropped after; REDIS_URL): the most
-    deliveries per second each setup carries within the latency bound, found by
-    stepping the offered load, each step on fresh campaigns. All three servers run
-    throughout and the two setups' steps alternate, so a machine whose speed drifts
-    during the run weighs on both alike (an idle server costs nothing: it has no
-    sockets, so no subscriptions)."""
+@contextlib.contextmanager
+def services_setups(args, workdir: Path, campaigns: int, setups: tuple[int, ...] = (1, 2)):
+    """A fresh database on the server of DATABASE_URL (dropped after) with `campaigns`
+    campaigns, and a setup of 1 and one of 2 server processes on it and REDIS_URL, all
+    running throughout: yields (data, ports, pids, every_pid), ports and pids by setup."""
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not database_url or not redis_url:
         raise SystemExit("--services needs DATABASE_URL and REDIS_URL")
     url, name = fresh_database(database_url)
     os.environ["DATABASE_URL"] = url
     services = {"DATABASE_URL": url, "REDIS_URL": redis_url}
-    count = args.campaigns or 125
-    start = args.rate or 1.2
-    searches = {1: CapacitySearch(start), 2: CapacitySearch(start * 1.25)}
     servers: list[subprocess.Popen] = []
     try:
         spread_campaign_ids()
-        data = build_database(workdir / "unused.sqlite3", 2 * CAPACITY_STEPS * count)
-        fresh = iter(data["campaigns"])
-        ports = {processes: [free_port() for _ in range(processes)] for processes in searches}
+        data = build_database(workdir / "unused.sqlite3", campaigns)
+        ports = {processes: [free_port() for _ in range(processes)] for processes in setups}
         pids: dict[int, list[int]] = {}
         for processes, setup_ports in ports.items():
             for port in setup_ports:
@@ -638,7 +650,32 @@ def scale_out(args, workdir: Path) -> dict:
                 )  # fmt: skip
                 wait_for_port(port, servers[-1], timeout=30)
             pids[processes] = [server.pid for server in servers[-processes:]]
-        every_pid = [server.pid for server in servers]
+        yield data, ports, pids, [server.pid for server in servers]
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
+        from django.db import connections
+
+        connections.close_all()
+        drop_database(database_url, name)
+
+
+def scale_out(args, workdir: Path) -> dict:
+    """Capacity on one and on two server processes sharing PostgreSQL and Redis (a fresh
+    database on the server of DATABASE_URL, dropped after; REDIS_URL): the most
+    deliveries per second each setup carries within the latency bound, found by
+    stepping the offered load, each step on fresh campaigns. All three servers run
+    throughout and the two setups' steps alternate, so a machine whose speed drifts
+    during the run weighs on both alike (an idle server costs nothing: it has no
+    sockets, so no subscriptions)."""
+    count = args.campaigns or 125
+    start = args.rate or 1.2
+    searches = {1: CapacitySearch(start), 2: CapacitySearch(start * 1.25)}
+    with services_setups(args, workdir, 2 * CAPACITY_STEPS * count) as setup:
+        data, ports, pids, every_pid = setup
+        fresh = iter(data["campaigns"])
         while not all(search.done for search in searches.values()):
             for processes, search in searches.items():
                 if search.done:
@@ -651,15 +688,6 @@ def scale_out(args, workdir: Path) -> dict:
                                  search.rate, args.duration, args.sockets, pids[processes])
                     )
                 )  # fmt: skip
-    finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(10)
-        from django.db import connections
-
-        connections.close_all()
-        drop_database(database_url, name)
 
     def summary(processes: int) -> dict:
         best, runs = searches[processes].best, searches[processes].runs
@@ -685,13 +713,81 @@ def scale_out(args, workdir: Path) -> dict:
     }
 
 
+CPU_RATIO_TARGET = 1.10  # two processes' server CPU per roll, over one process's
+
+
+def cpu_per_roll(runs: list[dict]) -> float | None:
+    """Server CPU per roll over several runs: their CPU summed over their rolls."""
+    rolls = sum(run["rolls"] for run in runs)
+    if not rolls:
+        return None
+    return round(sum(run["server_cpu_ms_per_roll"] * run["rolls"] for run in runs) / rolls, 3)
+
+
+def cpu_out(args, workdir: Path) -> dict:
+    """Server CPU per roll on one and on two server processes (PostgreSQL + Redis, each
+    campaign's sockets alternating between them, so every card crosses Redis) at ONE
+    offered load, the same for both: CPU summed over the setup's processes, per roll
+    sent. Each step on fresh campaigns, the setups' steps in the order 1 2 2 1 (then
+    again per further pair of rounds), so a machine whose speed drifts weighs on both
+    alike. The figure is meant for a load both keep up with: each step says whether
+    every card reached every socket before its CPU window closed (all_handled: a setup
+    that falls behind reads low, its rolls sent but not yet handled) and whether it also
+    kept p99 <= 100 ms (kept_up, the bound of the capacity search)."""
+    count = args.campaigns or 125
+    rate = args.rate or 1.2
+    order = [setup for r in range(args.rounds) for setup in ((1, 2) if r % 2 == 0 else (2, 1))]
+    runs: dict[int, list[dict]] = {1: [], 2: []}
+    with services_setups(args, workdir, len(order) * count) as setup:
+        data, ports, pids, every_pid = setup
+        fresh = iter(data["campaigns"])
+        for processes in order:
+            ids = [next(fresh) for _ in range(count)]
+            wait_until_idle(every_pid)
+            run = asyncio.run(
+                run_load("rollcall", ports[processes], ids, data["cookies"], rate,
+                         args.duration, args.sockets, pids[processes])
+            )  # fmt: skip
+            run["kept_up"] = keeps_up(run)
+            run["all_handled"] = run["gaps_before_replay"] == 0 and run["lost"] == 0
+            runs[processes].append(run)
+
+    def summary(processes: int) -> dict:
+        return {
+            "server_cpu_ms_per_roll": cpu_per_roll(runs[processes]),
+            "kept_up": all(run["kept_up"] for run in runs[processes]),
+            "all_handled": all(run["all_handled"] for run in runs[processes]),
+            "steps": runs[processes],
+        }
+
+    one, two = summary(1), summary(2)
+    cpu_ratio = ratio(two["server_cpu_ms_per_roll"], one["server_cpu_ms_per_roll"])
+    return {
+        "scenario": f"{count}x{args.sockets} at {rate * count:g} rolls/s, 1 vs 2 processes",
+        "offered_rolls_per_s_per_campaign": rate,
+        "offered_rolls_per_s": round(rate * count, 1),
+        "duration_s": args.duration,
+        "order": order,
+        "one_process": one,
+        "two_processes": two,
+        "ratio_cpu_per_roll": cpu_ratio,
+        "both_kept_up": one["kept_up"] and two["kept_up"],
+        "both_handled_all": one["all_handled"] and two["all_handled"],
+        "targets": {
+            f"ratio_cpu_per_roll<={CPU_RATIO_TARGET}": (cpu_ratio or 1e9) <= CPU_RATIO_TARGET
+        },
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--campaigns", type=int, help="one custom scenario with this many")
     parser.add_argument("--sockets", type=int, default=8, help="sockets per campaign")
     parser.add_argument(
-        "--rate", type=float, help="rolls/s per campaign (3.2; with --services, the first step)"
+        "--rate",
+        type=float,
+        help="rolls/s per campaign (3.2; with --services, the first step; with --cpu, the load: 1.2)",
     )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run")
     parser.add_argument(
@@ -705,10 +801,44 @@ def main() -> None:
         action="store_true",
         help="one vs two server processes on PostgreSQL + Redis (DATABASE_URL, REDIS_URL)",
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --services: server CPU per roll on one vs two processes at one load (--rate)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --cpu: steps per setup (default 2: 1 2 2 1)"
+    )
     parser.add_argument("--serve-baseline", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
         serve_baseline(args.serve_baseline)
+        return
+    if args.services and args.cpu:
+        result = cpu_out(args, Path(tempfile.mkdtemp(prefix="rollcall-bench-")))
+        if args.json:
+            print(json.dumps({"server": f"{args.server}, PostgreSQL + Redis pub/sub layer",
+                              "results": [result]}, indent=2))  # fmt: skip
+            return
+        print(f"{result['scenario']} for {result['duration_s']} s a step, "
+              f"steps in the order {' '.join(map(str, result['order']))}")  # fmt: skip
+        for label in ("one_process", "two_processes"):
+            f = result[label]
+            for step in f["steps"]:
+                print(f"{label:14} p99 {step['p99_ms']} ms  {step['delivered_per_s']} deliveries/s  "
+                      f"lost {step['lost']}  server CPU {step['server_cpu_ms_per_roll']} ms/roll  "
+                      f"load generator {step['load_cpu_ms_per_roll']} ms/roll  "
+                      f"machine {step['machine_busy_cores']} cores busy  "
+                      f"{'all handled' if step['all_handled'] else 'FELL BEHIND'}, "
+                      f"{'p99 kept' if step['kept_up'] else 'p99 over'} 100 ms")  # fmt: skip
+            print(f"{label:14} server CPU {f['server_cpu_ms_per_roll']} ms/roll, summed over its "
+                  f"processes")  # fmt: skip
+        verdicts = ", ".join(
+            f"{k} {'met' if ok else 'MISSED'}" for k, ok in result["targets"].items()
+        )
+        print(f"two / one: {result['ratio_cpu_per_roll']} ({verdicts}); "
+              f"{'both handled every roll' if result['both_handled_all'] else 'a setup FELL BEHIND'}"
+              f"{', both at p99 <= 100 ms' if result['both_kept_up'] else ''}")  # fmt: skip
         return
     if args.services:
         result = scale_out(args, Path(tempfile.mkdtemp(prefix="rollcall-bench-")))
