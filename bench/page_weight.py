@@ -52,6 +52,7 @@ from django.contrib.auth import get_user_model
 from campaigns.models import Campaign
 from sheets.models import Sheet
 from table.writing import actions
+
 rolls = int(sys.argv[1])
 gm = get_user_model().objects.get(username="gm")
 alice = get_user_model().objects.get(username="alice")

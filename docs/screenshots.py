@@ -45,6 +45,7 @@ from campaigns import services
 from campaigns.models import Campaign, Scene
 from sheets.models import Sheet
 from table.writing import actions
+
 users = {u.username: u for u in get_user_model().objects.filter(username__in=("gm", "bob"))}
 campaign = Campaign.objects.filter(system="serenity").order_by("pk").first()
 services.start_scene(campaign, Scene.objects.filter(campaign=campaign).first().pk)

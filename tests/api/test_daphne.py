@@ -26,6 +26,7 @@ from api import access
 from campaigns import services
 from campaigns.models import Campaign, Membership
 from table.writing import actions
+
 ROLL = {"pool": [{"die": "d8", "trait": "Thugs", "group": "situation"}]}
 U = get_user_model()
 if sys.argv[1] == "setup":

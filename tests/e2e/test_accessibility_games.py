@@ -35,6 +35,7 @@ from campaigns.models import Campaign, Membership
 from sheets.models import Sheet, Trait
 from table.writing import actions
 from table.pools import rolls
+
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
 typical = json.loads(sys.argv[2])

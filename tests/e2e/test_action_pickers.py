@@ -85,6 +85,7 @@ from campaigns.models import Campaign, Membership
 from sheets.models import Sheet, Trait
 from sheets.services import create_sheet
 from table.writing import actions
+
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
 POOL = [

@@ -25,6 +25,7 @@ FOCUSED_TEXT = "() => (document.activeElement && document.activeElement.textCont
 FIXED_FACES = r"""
 import random
 from table.writing import actions as table_actions
+
 class Faces(random.Random):
     def __init__(self, faces):
         super().__init__(0)

@@ -21,6 +21,7 @@ from campaigns import services
 from campaigns.models import Membership
 from sheets import services as sheets
 from table.writing import actions
+
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")
 campaign = services.create_campaign(gm, name="Portraits", description="", system="serenity")

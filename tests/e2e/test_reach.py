@@ -28,6 +28,7 @@ from campaigns.models import Membership
 from sheets.models import Sheet, Trait
 from sheets.services import create_sheet
 from table.writing import actions
+
 system = sys.argv[1]
 U = get_user_model()
 gm, alice = U.objects.get(username="gm"), U.objects.get(username="alice")

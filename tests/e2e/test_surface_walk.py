@@ -60,6 +60,7 @@ SETUP = (
     SEED_PRELUDE
     + r"""
 from table.writing import actions
+
 out = {}
 for system in ("serenity", "cortex_slots", "smallville", "personae", "unisystem"):
     for size in ("phone", "laptop"):
