@@ -28,16 +28,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.scratch import drop_database, fresh_database, spread_campaign_ids  # noqa: E402
-from bench.table_load import (  # noqa: E402
+from bench.load import (  # noqa: E402
     ROLL,
     build_database,
     connect,
-    free_port,
     reader,
     start_daphne,
-    wait_for_port,
 )
+from bench.scratch import drop_database, fresh_database, spread_campaign_ids  # noqa: E402
+from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 
 SETUPS = {"pool": {}, "no pool": {"DB_POOL_MAX": "0"}}
 

@@ -50,9 +50,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import LoadSocket  # noqa: E402
 from bench.scratch import SETTINGS_ENV  # noqa: E402
 from bench.soak import rss_bytes  # noqa: E402
-from bench.table_load import LoadSocket  # noqa: E402
 from rollcall.localserver import free_port, start_daphne, wait_for_port  # noqa: E402
 
 PLAYERS = 3

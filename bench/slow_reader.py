@@ -7,7 +7,7 @@ Run from the repository root (not in CI):
     .venv/bin/python bench/slow_reader.py --limit 0      # the bound switched off
 
 Each run builds a fresh embedded database (SQLite, in a temporary directory; one
-campaign: a GM, 7 players, their sessions, as bench/table_load.py builds it) and starts
+campaign: a GM, 7 players, their sessions, as bench/load.py builds it) and starts
 ONE daphne process (`daphne rollcall.asgi:application`) with a small card cache
 (TABLE_CARD_CACHE_BYTES 256 KiB, so that the cache filling up with big cards does not
 hide what the stalled socket holds). Then:
@@ -49,8 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.load import connect, reader, start_daphne  # noqa: E402
 from bench.soak import rss_bytes  # noqa: E402
-from bench.table_load import connect, reader, start_daphne  # noqa: E402
 from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 
 LIMIT = 1024 * 1024  # TABLE_SOCKET_MAX_BUFFER's default (rollcall/settings.py)
@@ -71,11 +71,11 @@ AHEAD = 30  # rolls the paced sender may be ahead of the slowest reading socket 
 
 
 def build(db: Path) -> dict:
-    """bench/table_load.py's database (1 campaign: a GM, 7 players, their sessions), built
+    """bench/load.py's database (1 campaign: a GM, 7 players, their sessions), built
     in a child process, so that the caller's Django (a test's) is left alone."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     code = (
-        "import json, sys; from pathlib import Path; from bench.table_load import build_database; "
+        "import json, sys; from pathlib import Path; from bench.load import build_database; "
         "print(json.dumps(build_database(Path(sys.argv[1]), 1)))"
     )
     done = subprocess.run(

@@ -38,12 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.scratch import (  # noqa: E402
-    drop_database,
-    fresh_database,
-    spread_campaign_ids,
-)
-from bench.table_load import (  # noqa: E402
+from bench.load import (  # noqa: E402
     ROLL,
     Room,
     build_database,
@@ -53,6 +48,11 @@ from bench.table_load import (  # noqa: E402
     reader,
     start_daphne,
     wind_up,
+)
+from bench.scratch import (  # noqa: E402
+    drop_database,
+    fresh_database,
+    spread_campaign_ids,
 )
 from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 

@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from rollcall.asgi import application
 from table.live import broadcast
 from table.models import TableEvent
-from table.talk import consumers
+from table.talk import consumers, messages
 from table.writing import actions
 from tests.table.sockets import HANG_GUARD
 
@@ -652,10 +652,10 @@ def any_json(leaves: int = 10):
 
 
 def _not_an_id(value) -> bool:
-    """What the socket never reads as a row's id (consumers._as_int refuses it)."""
+    """What the socket never reads as a row's id (table.talk.messages.as_int refuses it)."""
     if value in (None, "") or (isinstance(value, int) and not isinstance(value, bool)):
         return False
-    return not (isinstance(value, str) and consumers.DIGITS.fullmatch(value.strip()))
+    return not (isinstance(value, str) and messages.DIGITS.fullmatch(value.strip()))
 
 
 # For each message, the fields whose wrong type alone has it refused, and what is wrong.

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CAP = 2
 HANG_GUARD = 60.0  # seconds: the ceiling of every wait, only against a hang
 SETTINGS_ENV = {
-    **BENCH_SETTINGS,  # the sessions bench/table_load.py builds are signed with its key
+    **BENCH_SETTINGS,  # the sessions bench/load.py builds are signed with its key
     "LOG_LEVEL": "WARNING",
     "DJANGO_SETTINGS_MODULE": "rollcall.settings",
     "TABLE_SOCKETS_PER_USER": str(CAP),
@@ -35,13 +35,13 @@ SETTINGS_ENV = {
 
 
 def build(db: Path) -> dict:
-    """bench/table_load.py's database (1 campaign: a GM, 7 players, their sessions), built
+    """bench/load.py's database (1 campaign: a GM, 7 players, their sessions), built
     in a child process: this one's Django, if any, is configured for the test database."""
     import subprocess
 
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     code = (
-        "import json, sys; from pathlib import Path; from bench.table_load import build_database; "
+        "import json, sys; from pathlib import Path; from bench.load import build_database; "
         "print(json.dumps(build_database(Path(sys.argv[1]), 1)))"
     )
     done = subprocess.run(
