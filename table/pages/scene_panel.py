@@ -3,7 +3,8 @@ declares, rules.kit.scene), the characters' points and the dice the table gives 
 and the game's box (table.pools.game_tools), as one member may see them; its htmx views.
 
 Every read of the table goes through `table.writing.actions` (and so through the visibility
-gate); the panel, the pool builders and the page all read the scene from here.
+gate); the panel, the pool builders and the page read the scene through
+table.pools.scene.
 """
 
 from __future__ import annotations

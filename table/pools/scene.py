@@ -14,7 +14,8 @@ from table.writing import actions
 
 
 def scene_state(campaign: Campaign, membership: Membership) -> dict[str, Any]:
-    """What the active scene keeps, as this member may see it (table.writing.actions.scene_state)."""
+    """What the active scene keeps, as this member may see it
+    (table.writing.actions.scene_state)."""
     return scene_snapshot(campaign, membership)[1]
 
 
