@@ -304,7 +304,7 @@ def upward_imports() -> list[str]:
     return found
 
 
-# --------------------------------------------------------------------------- the pages
+# --------------------------------------------------------------------------- inside table/
 
 
 # table/'s concerns, lowest first: a module imports from its own layer or the ones below.
