@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.scratch import SETTINGS_ENV  # noqa: E402
+from bench.scratch import seeded_demo  # noqa: E402
 from rollcall.localserver import free_port, wait_for_port  # noqa: E402
 
 PASSWORD = "rollcall-demo"
@@ -99,24 +99,7 @@ BUILDER_READY = """() => {
 
 
 def prepare(tmp: Path, rolls: int) -> tuple[dict, dict]:
-    env = {
-        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
-        **SETTINGS_ENV,
-        "SQLITE_PATH": str(tmp / "bench.sqlite3"),
-        "STATIC_ROOT": str(tmp / "static"),
-        "DJANGO_SETTINGS_MODULE": "rollcall.settings",
-        "PYTHONPATH": str(ROOT),
-    }
-    py = sys.executable
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"], ["load_demo"]):
-        subprocess.run(
-            [py, "manage.py", *command, "-v", "0"],
-            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-    made = subprocess.run(
-        [py, "-c", SEED, str(rolls)], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    return env, json.loads(made.stdout.strip().splitlines()[-1])
+    return seeded_demo(tmp, SEED, str(rolls))
 
 
 def measure(browser, url: str, username: str, table_url: str) -> dict:

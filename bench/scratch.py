@@ -7,9 +7,13 @@ all three, so no bench imports another in a circle.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import secrets
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlparse, urlunparse
 
 # Production settings (DEBUG off), for the bench process and the server alike.
@@ -82,3 +86,29 @@ def spread_campaign_ids() -> None:
 def drop_database(url: str, name: str) -> None:
     with _admin(url) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def seeded_demo(folder: Path, seed: str, *args: str) -> tuple[dict, dict]:
+    """The demo on a fresh SQLite database in `folder`, its static files collected, then
+    `seed` (Python that calls django.setup() itself) run on it with `args`: (the
+    environment a server on that database runs in, what the seed printed last, as JSON).
+    The page-weight bench and the README's screenshots start from it."""
+    root = Path(__file__).resolve().parents[1]
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
+        **SETTINGS_ENV,
+        "SQLITE_PATH": str(folder / "demo.sqlite3"),
+        "STATIC_ROOT": str(folder / "static"),
+        "DJANGO_SETTINGS_MODULE": "rollcall.settings",
+        "PYTHONPATH": str(root),
+    }
+    py = sys.executable
+    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"], ["load_demo"]):
+        subprocess.run(
+            [py, "manage.py", *command, "-v", "0"],
+            cwd=root, env=env, check=True, stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+    made = subprocess.run(
+        [py, "-c", seed, *args], cwd=root, env=env, check=True, capture_output=True, text=True
+    )
+    return env, json.loads(made.stdout.strip().splitlines()[-1])
